@@ -1,0 +1,1 @@
+"""Shared building blocks: configuration, chain deployments, epoch and window math, logging."""
