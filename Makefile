@@ -1,0 +1,30 @@
+# Two commands set everything up on a fresh machine: `make up` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: install up test bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+## run warehouse, devnet, Dagster and the API on this machine, history backfilled
+up: install
+	$(PY) -m core.cli up
+
+## install and run the whole test suite (servers start on free ports and stop)
+test: install
+	$(PY) -m pytest -q
+
+## latency ratios and ingestion rates, printed with the dataset size
+bench: install
+	$(PY) -m bench.run
+
+clean:
+	rm -rf .data .pytest_cache

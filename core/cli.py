@@ -1,0 +1,135 @@
+"""`ve-analytics`: one console command with a subcommand per component.
+
+    ve-analytics warehouse   embedded ClickHouse-HTTP server backed by chDB
+    ve-analytics devnet      deterministic devnet simulator (subgraph + JSON-RPC)
+    ve-analytics migrate     apply warehouse_sql/migrations to the configured ClickHouse
+    ve-analytics backfill    materialize the whole upstream history through Dagster
+    ve-analytics api         the Sanic API
+    ve-analytics up          all of the above plus Dagster webserver and daemon
+
+Configuration comes from the environment (core.config); every default is the local stack.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import time
+from pathlib import Path
+
+from core.config import Settings
+from core.logs import setup_logging
+
+log = logging.getLogger("cli")
+
+
+def _warehouse(settings: Settings, args: argparse.Namespace) -> int:
+    from warehouse.server import serve
+
+    serve(settings, host=args.host, port=args.port, data_dir=Path(args.data_dir) if args.data_dir else None)
+    return 0
+
+
+def _devnet(settings: Settings, args: argparse.Namespace) -> int:
+    from devnet.server import serve
+
+    serve(settings, host=args.host, port=args.port)
+    return 0
+
+
+def _migrate(settings: Settings, args: argparse.Namespace) -> int:
+    from warehouse.migrate import migrate
+
+    applied = migrate(settings)
+    log.info("migrations up to date (%d applied now)", len(applied))
+    return 0
+
+
+def _backfill(settings: Settings, args: argparse.Namespace) -> int:
+    from orchestration.backfill import backfill
+
+    backfill(settings, days=args.days)
+    return 0
+
+
+def _api(settings: Settings, args: argparse.Namespace) -> int:
+    from api.server import serve
+
+    serve(settings, host=args.host, port=args.port, workers=args.workers)
+    return 0
+
+
+def _up(settings: Settings, args: argparse.Namespace) -> int:
+    from core.stack import Stack
+
+    stack = Stack(settings, log_dir=settings.data_dir / "logs")
+    stopping = False
+
+    def _stop(signum, frame):  # noqa: ARG001 - signal handler signature
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        stack.start(backfill_days=args.days)
+        print(stack.banner(), flush=True)
+        while not stopping:
+            dead = stack.dead_services()
+            if dead:
+                log.error("service(s) stopped unexpectedly: %s (logs in %s)", ", ".join(dead), stack.log_dir)
+                return 1
+            time.sleep(1.0)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stack.stop()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ve-analytics", description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="command", required=True)
+
+    w = sub.add_parser("warehouse", help="run the embedded ClickHouse-HTTP server (chDB)")
+    w.add_argument("--host")
+    w.add_argument("--port", type=int)
+    w.add_argument("--data-dir")
+    w.set_defaults(func=_warehouse)
+
+    d = sub.add_parser("devnet", help="run the devnet simulator")
+    d.add_argument("--host")
+    d.add_argument("--port", type=int)
+    d.set_defaults(func=_devnet)
+
+    m = sub.add_parser("migrate", help="apply warehouse migrations")
+    m.set_defaults(func=_migrate)
+
+    b = sub.add_parser("backfill", help="materialize the upstream history through Dagster")
+    b.add_argument("--days", type=int, help="only the most recent N days")
+    b.set_defaults(func=_backfill)
+
+    a = sub.add_parser("api", help="run the API")
+    a.add_argument("--host")
+    a.add_argument("--port", type=int)
+    a.add_argument("--workers", type=int)
+    a.set_defaults(func=_api)
+
+    u = sub.add_parser("up", help="run everything on the embedded default")
+    u.add_argument("--days", type=int, help="backfill only the most recent N days")
+    u.set_defaults(func=_up)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    setup_logging()
+    args = build_parser().parse_args(argv)
+    settings = Settings.from_env()
+    try:
+        return args.func(settings, args)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
