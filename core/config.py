@@ -46,6 +46,7 @@ class Settings:
     api_host: str
     api_port: int
     api_workers: int
+    response_cache_entries: int  # 0 disables the per-snapshot response cache (bench uses it)
     cron_token: str
     production_host: str
     # orchestration
@@ -105,6 +106,7 @@ class Settings:
             api_host=_env("API_HOST", "127.0.0.1"),
             api_port=int(_env("API_PORT", "8000")),
             api_workers=int(_env("API_WORKERS", "1")),
+            response_cache_entries=int(_env("API_RESPONSE_CACHE_ENTRIES", "4096")),
             cron_token=_env("CRON_TOKEN", ""),
             production_host=_env("PRODUCTION_HOST", "https://api.example.org"),
             dagster_home=Path(_env("DAGSTER_HOME", str(data_dir / "dagster"))).resolve(),
