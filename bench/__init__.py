@@ -1,0 +1,1 @@
+"""`make bench`: latency ratios and ingestion rates measured in one run."""

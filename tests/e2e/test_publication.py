@@ -1,0 +1,85 @@
+"""Atomic publication and freshness, end to end: Dagster runs against the devnet, API over HTTP."""
+from __future__ import annotations
+
+import pytest
+
+from core.epochs import QUARTER_HOUR, iso
+
+
+def latest_boundary(stack) -> int:
+    import time
+
+    return int(time.time()) // QUARTER_HOUR * QUARTER_HOUR
+
+
+@pytest.mark.stale_stack
+def test_failed_snapshot_run_leaves_the_api_on_the_previous_snapshot(stack):
+    before = stack.get("/api/stats/protocol").json()
+    assert before["ok"] is True
+    previous = before["meta"]["snapshotAt"]
+
+    from orchestration.backfill import run_snapshot
+
+    stack.fault("subgraph", "error")
+    try:
+        with pytest.raises(Exception):
+            run_snapshot(stack.settings)  # the newest partition, which is not published yet
+    finally:
+        stack.fault("subgraph", "ok")
+
+    after = stack.get("/api/stats/protocol")
+    assert after.status_code == 200
+    assert after.json()["meta"]["snapshotAt"] == previous
+    assert after.headers["ETag"] == f'W/"snap-{previous}"'
+    history = stack.get("/api/stats/protocol/history?days=1").json()["data"]
+    assert history[-1]["snapshotAt"] == previous
+
+
+@pytest.mark.stale_stack
+def test_health_flips_from_503_to_200_when_a_fresh_snapshot_lands(stack):
+    stale = stack.get("/api/stats/health")
+    assert stale.status_code == 503
+    body = stale.json()
+    assert body["ok"] is False and body["error"]["code"] == "unhealthy"
+    assert stale.headers["Cache-Control"] == "no-store"
+
+    from orchestration.backfill import run_snapshot
+
+    run_snapshot(stack.settings)
+    fresh = stack.get("/api/stats/health")
+    assert fresh.status_code == 200
+    data = fresh.json()["data"]
+    assert data["healthy"] is True
+    assert data["snapshotAt"] == iso(latest_boundary(stack)) or data["ageSeconds"] < 45 * 60
+
+
+def test_etag_and_conditional_requests(fresh):
+    r = fresh.get("/api/stats/protocol")
+    etag = r.headers["ETag"]
+    assert etag == f'W/"snap-{r.json()["meta"]["snapshotAt"]}"'
+    assert r.headers["Access-Control-Allow-Origin"] == "*"
+    again = fresh.get("/api/stats/protocol")
+    assert again.content == r.content  # identical bytes within one snapshot
+    not_modified = fresh.get("/api/stats/protocol", headers={"If-None-Match": etag})
+    assert not_modified.status_code == 304
+    assert not_modified.headers["ETag"] == etag
+    assert fresh.get("/api/stats/protocol", headers={"If-None-Match": 'W/"snap-other"'}).status_code == 200
+
+
+@pytest.mark.disruptive
+def test_warehouse_down_gives_the_500_envelope_then_recovers(fresh):
+    fresh.warehouse.stop()
+    try:
+        r = fresh.get("/api/stats/protocol")
+        assert r.status_code == 500
+        body = r.json()
+        assert body["ok"] is False
+        assert body["error"]["code"] == "protocol_query_failed"
+        assert set(body["meta"]) >= {"chainId", "generatedAt", "source"}
+        assert "Traceback" not in r.text
+        assert fresh.get("/api/stats/protocol/history").json()["error"]["code"] == "protocol_history_query_failed"
+        health = fresh.get("/api/stats/health")
+        assert health.status_code == 503
+    finally:
+        fresh.warehouse.start()
+    assert fresh.get("/api/stats/protocol").status_code == 200
