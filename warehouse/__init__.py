@@ -1,0 +1,10 @@
+"""The warehouse: ClickHouse reached over HTTP with clickhouse-connect.
+
+- `warehouse.server`  the embedded default: a ClickHouse-HTTP-compatible server process that owns
+  one chDB (in-process ClickHouse) instance with its data on local disk. A transport only: the
+  engine, SQL dialect and storage are ClickHouse's own.
+- `warehouse.client`  the one place that builds clickhouse-connect clients (sync and async).
+- `warehouse.migrate` ordered, idempotent, recorded DDL migrations from `warehouse_sql/migrations`.
+
+Nothing outside `warehouse.server` knows whether the server is chDB or a real ClickHouse.
+"""

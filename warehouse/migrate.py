@@ -1,0 +1,197 @@
+"""Ordered, idempotent, recorded DDL migrations.
+
+`warehouse_sql/migrations/NNN_name.sql` holds one statement per file, with unqualified table
+names: the client's database is the target. `migrate(settings)`:
+
+1. connects without a database and runs `CREATE DATABASE IF NOT EXISTS <db>`;
+2. ensures `schema_migrations` (version, name, checksum, applied_at) in that database;
+3. applies, in order, each file whose version is not recorded, recording it right after;
+   a recorded file whose content changed is an error naming the file;
+4. when the server has access control (a real ClickHouse), ensures the read-only analyst role
+   and user, best effort. The embedded server enforces the analyst's read-only mode itself.
+
+Two concurrent runs are not coordinated; run migrations from one place (`ve-analytics migrate`).
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from clickhouse_connect.driver.exceptions import ClickHouseError as DriverError
+
+from core.config import Settings
+from warehouse.client import get_client
+
+log = logging.getLogger("warehouse.migrate")
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "warehouse_sql" / "migrations"
+MIGRATIONS_TABLE = "schema_migrations"
+ANALYST_ROLE = "analyst_readonly"
+
+_FILE_NAME = re.compile(r"(?P<version>\d+)_(?P<slug>[A-Za-z0-9_\-]+)\.sql\Z")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+CREATE_MIGRATIONS_TABLE = f"""
+CREATE TABLE IF NOT EXISTS {MIGRATIONS_TABLE}
+(
+    version    String,
+    name       String,
+    checksum   String,
+    applied_at DateTime64(3, 'UTC')
+)
+ENGINE = ReplacingMergeTree
+ORDER BY version
+"""
+
+
+class MigrationError(RuntimeError):
+    """A migration could not be applied, or the recorded history does not match the files."""
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: str
+    name: str  # the file name, e.g. 001_snapshot_runs.sql
+    sql: str
+    checksum: str  # sha256 of the file's bytes
+
+
+def _identifier(name: str, what: str) -> str:
+    if not _IDENTIFIER.match(name or ""):
+        raise MigrationError(f"{what} {name!r} is not a plain identifier ([A-Za-z_][A-Za-z0-9_]*)")
+    return f"`{name}`"
+
+
+def _literal(value: str) -> str:
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def load_migrations(migrations_dir: Path) -> list[Migration]:
+    """The migration files of a folder, in version order, validated."""
+    if not migrations_dir.is_dir():
+        raise MigrationError(f"migrations folder {migrations_dir} does not exist")
+    found: dict[int, Migration] = {}
+    for path in sorted(migrations_dir.iterdir()):
+        if path.suffix != ".sql" or path.name.startswith("."):
+            continue
+        m = _FILE_NAME.match(path.name)
+        if not m:
+            raise MigrationError(f"{path.name}: migration files are named NNN_name.sql")
+        raw = path.read_bytes()
+        sql = raw.decode("utf-8").strip().rstrip(";").strip()
+        if not sql:
+            raise MigrationError(f"{path.name}: empty migration")
+        number = int(m.group("version"))
+        if number in found:
+            raise MigrationError(f"{path.name}: version {m.group('version')} is also used by {found[number].name}")
+        found[number] = Migration(m.group("version"), path.name, sql, hashlib.sha256(raw).hexdigest())
+    return [found[n] for n in sorted(found)]
+
+
+def migrate(settings: Settings, migrations_dir: Path | None = None) -> list[str]:
+    """Apply the pending migrations to settings.clickhouse_database; returns the file names applied."""
+    database = settings.clickhouse_database
+    quoted_db = _identifier(database, "database name")
+    migrations = load_migrations(Path(migrations_dir) if migrations_dir is not None else MIGRATIONS_DIR)
+
+    client = get_client(settings, database=None)  # the database may not exist yet
+    try:
+        client.command(f"CREATE DATABASE IF NOT EXISTS {quoted_db}")
+        client.database = database
+        client.command(CREATE_MIGRATIONS_TABLE)
+        recorded = {
+            row[0]: (row[1], row[2])
+            for row in client.query(
+                f"SELECT version, argMax(name, applied_at), argMax(checksum, applied_at) FROM {MIGRATIONS_TABLE} GROUP BY version"
+            ).result_rows
+        }
+        applied: list[str] = []
+        for mig in migrations:
+            if mig.version in recorded:
+                name, checksum = recorded[mig.version]
+                if checksum != mig.checksum:
+                    raise MigrationError(
+                        f"{mig.name}: changed after it was applied (recorded as {name} with checksum "
+                        f"{checksum[:12]}…, the file now has {mig.checksum[:12]}…); add a new migration instead"
+                    )
+                continue
+            try:
+                client.command(mig.sql)
+            except DriverError as exc:
+                raise MigrationError(f"{mig.name}: {exc}") from exc
+            client.insert(
+                MIGRATIONS_TABLE,
+                [[mig.version, mig.name, mig.checksum, datetime.now(UTC)]],
+                column_names=["version", "name", "checksum", "applied_at"],
+            )
+            log.info("applied migration %s to %s", mig.name, database)
+            applied.append(mig.name)
+        log.info(
+            "database %s: %d migration(s) applied now, %d already applied, %d in total",
+            database,
+            len(applied),
+            len(migrations) - len(applied),
+            len(migrations),
+        )
+        ensure_analyst(client, settings)
+        return applied
+    finally:
+        client.close()
+
+
+def ensure_analyst(client, settings: Settings) -> bool:
+    """Create the read-only analyst role and user when the server has access control.
+
+    Best effort: returns False (with one log line) when the server does not manage users, as with
+    the embedded chDB server, which enforces the analyst's read-only mode itself.
+    """
+    analyst = settings.analyst_user
+    if not analyst or analyst == settings.clickhouse_user:
+        return False
+    try:
+        client.command("SHOW ACCESS")
+    except DriverError as exc:
+        log.info(
+            "server has no SQL access control for %s (%s); analyst '%s' not managed by migrate",
+            settings.clickhouse_user,
+            _first_line(exc),
+            analyst,
+        )
+        return False
+    database = _identifier(settings.clickhouse_database, "database name")
+    user = _identifier(analyst, "analyst user name")
+    statements = [
+        f"CREATE ROLE IF NOT EXISTS {ANALYST_ROLE}",
+        f"GRANT SELECT ON {database}.* TO {ANALYST_ROLE}",
+        (
+            f"CREATE USER IF NOT EXISTS {user} IDENTIFIED BY {_literal(settings.analyst_password)} "
+            f"DEFAULT ROLE {ANALYST_ROLE} SETTINGS readonly = 1"
+        ),
+        f"GRANT {ANALYST_ROLE} TO {user}",
+        f"SET DEFAULT ROLE {ANALYST_ROLE} TO {user}",
+    ]
+    for statement in statements:
+        try:
+            client.command(statement)
+        except DriverError as exc:
+            log.warning(
+                "could not ensure the read-only analyst '%s' (%s): %s",
+                analyst,
+                statement.split(" IDENTIFIED BY ")[0],
+                _first_line(exc),
+            )
+            return False
+    log.info("read-only analyst '%s' ensured (role %s: SELECT on %s.*)", analyst, ANALYST_ROLE, settings.clickhouse_database)
+    return True
+
+
+def _first_line(exc: BaseException) -> str:
+    """The server's message without the driver's wrapping, URL or version trailer."""
+    text = str(exc).strip()
+    text = text.split("server response: ", 1)[-1]
+    text = re.sub(r"\s*\((?:for url|version) [^)]*\)", "", text)
+    return text.splitlines()[0][:300] if text else type(exc).__name__
