@@ -119,11 +119,11 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         backfill(settings)
         backfill_s = time.perf_counter() - t0
-        start("api", cli("api", "--port", str(ports["api"])), f"http://127.0.0.1:{ports['api']}/api/stats/config")
+        start("api", cli("api", "--port", str(ports["api"])), f"http://127.0.0.1:{ports['api']}/api/stats/openapi.json")
         start(
             "api_nocache",
             cli("api", "--port", str(ports["api_nocache"])),
-            f"http://127.0.0.1:{ports['api_nocache']}/api/stats/config",
+            f"http://127.0.0.1:{ports['api_nocache']}/api/stats/openapi.json",
             {"API_RESPONSE_CACHE_ENTRIES": "0"},
         )
         start("hello", [sys.executable, "-m", "bench.hello", str(ports["hello"])], f"http://127.0.0.1:{ports['hello']}/hello")

@@ -71,7 +71,7 @@ class Stack:
             env=dagster_env,
         )
         self._service("dagster-daemon", [str(bin_dir / "dagster-daemon"), "run", "-w", workspace], None, env=dagster_env)
-        self._service("api", cli("api"), f"http://{s.api_host}:{s.api_port}/api/stats/config")
+        self._service("api", cli("api"), f"http://{s.api_host}:{s.api_port}/api/stats/openapi.json")
 
     def banner(self) -> str:
         s = self.settings

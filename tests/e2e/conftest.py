@@ -99,7 +99,7 @@ def stack(tmp_path_factory) -> Stack:
 
         migrate(settings)
         backfill(settings, snapshots_until_offset=STALE_BY_SECONDS, snapshot_hours=6)
-        api = Service("api", cli("api"), f"http://127.0.0.1:{env['API_PORT']}/api/stats/config", env, data_dir / "api.log").start()
+        api = Service("api", cli("api"), f"http://127.0.0.1:{env['API_PORT']}/api/stats/openapi.json", env, data_dir / "api.log").start()
         services.append(api)
         yield Stack(settings, data_dir, env, warehouse, devnet, api)
     finally:

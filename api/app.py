@@ -1,0 +1,97 @@
+"""Sanic application factory.
+
+`create_app(settings, families=("stats",))` builds one blueprint per API family from its route
+table, the family's OpenAPI document (encoded once), the response cache and the error handler.
+The async ClickHouse client is created in `before_server_start`, kept on `app.ctx`, and closed
+when the server stops; there is no module-level client.
+"""
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+from typing import Any, Iterable
+
+import orjson
+from sanic import Request, Sanic
+from sanic.exceptions import SanicException
+
+from api.cache import ResponseCache
+from api.discovery import discovery_blueprint
+from api.envelope import ALLOWED_METHODS, ApiError, error_response, status_code_name
+from api.routes import INTERNAL_ERROR, Family, blueprint, log_failure
+from api.sql import QueryBook
+from core.config import Settings
+
+log = logging.getLogger("api")
+
+# family name -> "module:attribute" of its Family (route table); imported only when served
+FAMILIES = {"stats": "api.stats.routes:FAMILY"}
+
+
+def load_family(name: str) -> Family:
+    try:
+        target = FAMILIES[name]
+    except KeyError:
+        raise ValueError(f"unknown API family {name!r}; known: {', '.join(FAMILIES)}") from None
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name: str = "analytics_api") -> Sanic:
+    app = Sanic(name, dumps=orjson.dumps, configure_logging=False)  # core.logs formats every line
+    app.config.MOTD = False
+    loaded = [load_family(f) for f in families]
+
+    app.ctx.settings = settings
+    app.ctx.families = loaded
+    app.ctx.cache = ResponseCache(settings.response_cache_entries)
+    app.ctx.client = None
+    app.ctx.client_lock = asyncio.Lock()
+
+    async def connect() -> Any:
+        from warehouse.client import get_async_client
+
+        return await get_async_client(settings, readonly=True)
+
+    app.ctx.connect = connect
+
+    for family in loaded:
+        app.blueprint(blueprint(family, QueryBook(family.name)))
+    app.blueprint(discovery_blueprint(loaded, settings))
+
+    @app.before_server_start
+    async def open_client(app: Sanic) -> None:
+        try:
+            app.ctx.client = await connect()
+        except Exception as exc:  # noqa: BLE001 - the API starts anyway; requests retry the connection
+            log.warning("warehouse not reachable at start (%s: %s); connecting on first request", type(exc).__name__, exc)
+
+    @app.after_server_stop
+    async def close_client(app: Sanic) -> None:
+        client, app.ctx.client = app.ctx.client, None
+        if client is not None:
+            await client.close()
+
+    contracts = ", ".join(f"{family.prefix}/openapi.json" for family in loaded)
+    messages = {
+        404: f"no route matches this path; the routes are listed in {contracts}",
+        405: f"method not allowed; every route answers {ALLOWED_METHODS}",
+    }
+
+    def on_error(request: Request, exc: Exception):
+        """Errors raised outside a route's pipeline (no matching path or method, malformed HTTP)."""
+        if isinstance(exc, SanicException) and exc.status_code < 500:
+            status = exc.status_code
+            err = ApiError(status, status_code_name(status), messages.get(status) or str(exc) or "invalid request")
+            if status == 405:
+                err.headers["allow"] = ALLOWED_METHODS
+            detail = err.message
+        else:
+            err = ApiError(500, INTERNAL_ERROR, "an unexpected server error occurred")
+            detail = f"{type(exc).__name__}: {str(exc)[:300]}"
+        log_failure(request, err.status, err.code, detail)
+        return error_response(err)
+
+    app.error_handler.add(Exception, on_error)
+    return app

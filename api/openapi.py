@@ -1,0 +1,210 @@
+"""OpenAPI 3.1 contract of an API family, generated from its route table at startup.
+
+Paths, parameters (with their accepted values and error codes), response envelopes, data
+schemas, cache and ETag headers all come from the same `Route` declarations that drive
+routing, so the served surface and the published contract cannot drift.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from api.envelope import ALLOWED_METHODS, cache_control
+from api.routes import Family, Route
+from api.schema import ISO_TIME, ref
+from api.validation import UNKNOWN_PARAMETER, Param
+
+OPENAPI_VERSION = "3.1.0"
+LICENSE = {"name": "MIT", "identifier": "MIT"}
+JSON = "application/json"
+
+GENERIC_ERRORS = {
+    404: ("not_found", "No route matches the path."),
+    405: ("method_not_allowed", f"Only {ALLOWED_METHODS} are served."),
+}
+
+
+def _base_components(family: Family) -> dict[str, Any]:
+    api_meta = {
+        "type": "object",
+        "required": ["chainId", "generatedAt", "source", "cacheTtlSeconds"],
+        "additionalProperties": False,
+        "properties": {
+            "chainId": {"const": family.chain_id},
+            "generatedAt": {**ISO_TIME, "description": "when the response was generated (a cached response keeps its first)"},
+            "snapshotAt": {**ISO_TIME, "description": "the latest successful snapshot the data was read from"},
+            "source": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "upstream readers behind the snapshot, e.g. subgraph, chain-rpc",
+            },
+            "cacheTtlSeconds": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "serving cache lifetime; equals the s-maxage of Cache-Control",
+            },
+        },
+    }
+    error_meta = {
+        "type": "object",
+        "required": ["chainId", "generatedAt", "source"],
+        "additionalProperties": False,
+        "properties": {k: api_meta["properties"][k] for k in ("chainId", "generatedAt", "source")},
+    }
+    error_envelope = {
+        "type": "object",
+        "required": ["ok", "error", "meta"],
+        "additionalProperties": False,
+        "properties": {
+            "ok": {"const": False},
+            "error": {
+                "type": "object",
+                "required": ["code", "message"],
+                "additionalProperties": False,
+                "properties": {
+                    "code": {"type": "string", "description": "stable machine-readable code"},
+                    "message": {"type": "string", "description": "what went wrong and what is accepted"},
+                    "details": {"description": "structured context for some codes (for example `unhealthy`)"},
+                },
+            },
+            "meta": ref("ErrorMeta"),
+        },
+    }
+    schemas = {"ApiMeta": api_meta, "ErrorMeta": error_meta, "ErrorEnvelope": error_envelope, **family.schemas}
+    headers = {
+        "ETag": {
+            "description": 'Weak validator of the snapshot served: W/"snap-<snapshotAt>"; send it back in If-None-Match.',
+            "schema": {"type": "string", "pattern": r'^W/"snap-\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z"$'},
+        },
+        "CacheControl": {"description": "CDN and browser caching policy.", "schema": {"type": "string"}},
+        "AccessControlAllowOrigin": {"description": "Always `*`.", "schema": {"const": "*"}},
+        "RetryAfter": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}},
+    }
+    responses = {
+        "NotModified": {
+            "description": "The snapshot has not changed since the ETag sent in If-None-Match; no body.",
+            "headers": {"ETag": {"$ref": "#/components/headers/ETag"}, "Cache-Control": {"$ref": "#/components/headers/CacheControl"}},
+        },
+    }
+    for code, text in GENERIC_ERRORS.values():
+        responses[_pascal(code)] = _error_response(f"`{code}`: {text}", [code], {})
+    parameters = {
+        "IfNoneMatch": {
+            "name": "If-None-Match",
+            "in": "header",
+            "required": False,
+            "description": "ETag(s) from an earlier response (weak comparison, comma list or `*`); a match answers 304.",
+            "schema": {"type": "string"},
+        }
+    }
+    return {"schemas": schemas, "headers": headers, "responses": responses, "parameters": parameters}
+
+
+def _pascal(code: str) -> str:
+    return "".join(part.capitalize() for part in code.split("_"))
+
+
+def _error_response(description: str, codes: list[str], details: dict[str, dict], status: int | None = None) -> dict[str, Any]:
+    error: dict[str, Any] = {"properties": {"code": {"enum": codes}}}
+    if details:
+        error["properties"]["details"] = {"oneOf": list(details.values())} if len(details) > 1 else next(iter(details.values()))
+        if set(details) == set(codes):
+            error["required"] = ["details"]
+    headers: dict[str, Any] = {
+        "Access-Control-Allow-Origin": {"$ref": "#/components/headers/AccessControlAllowOrigin"},
+        "Cache-Control": {"$ref": "#/components/headers/CacheControl"},
+    }
+    if status == 503:
+        headers["Retry-After"] = {"$ref": "#/components/headers/RetryAfter"}
+    schema = {"allOf": [ref("ErrorEnvelope"), {"properties": {"error": error}}]}
+    return {"description": description, "headers": headers, "content": {JSON: {"schema": schema}}}
+
+
+def _parameter(param: Param) -> dict[str, Any]:
+    description = param.description.rstrip(".") + ". " if param.description else ""
+    description += f"Accepts {param.accepted()}; anything else is a 400 `{param.error_code}`."
+    return {"name": param.name, "in": param.location, "required": param.required, "description": description, "schema": param.json_schema()}
+
+
+def _operation(family: Family, route: Route) -> dict[str, Any]:
+    meta_schema: dict[str, Any] = {
+        "allOf": [ref("ApiMeta"), {"properties": {"cacheTtlSeconds": {"const": route.cache_seconds}}}],
+    }
+    if route.snapshot:
+        meta_schema["allOf"][1]["required"] = ["snapshotAt"]
+    success = {
+        "type": "object",
+        "required": ["ok", "data", "meta"],
+        "additionalProperties": False,
+        "properties": {"ok": {"const": True}, "data": route.data_schema, "meta": meta_schema},
+    }
+    ok_headers: dict[str, Any] = {
+        "Cache-Control": {
+            "description": f"`{cache_control(route.cache_seconds)}`",
+            "schema": {"const": cache_control(route.cache_seconds)},
+        },
+        "Access-Control-Allow-Origin": {"$ref": "#/components/headers/AccessControlAllowOrigin"},
+    }
+    if route.snapshot:
+        ok_headers["ETag"] = {"$ref": "#/components/headers/ETag"}
+    responses: dict[str, Any] = {
+        "200": {"description": "Success envelope.", "headers": ok_headers, "content": {JSON: {"schema": success}}},
+    }
+    if route.snapshot:
+        responses["304"] = {"$ref": "#/components/responses/NotModified"}
+
+    explained = {p.error_code: f"{p.name} must be {p.accepted()}" for p in route.params}
+    explained[UNKNOWN_PARAMETER] = "a query parameter the route does not accept"
+    explained[route.query_failed_code] = "the warehouse query failed; usually transient, retry with backoff"
+    explained["internal_error"] = "an unexpected server error"
+    explained["snapshot_unavailable"] = "no successful snapshot has been published yet"
+    details: dict[int, dict[str, dict]] = {}
+    for doc in route.errors:
+        explained[doc.code] = doc.description
+        if doc.details_schema is not None:
+            details.setdefault(doc.status, {})[doc.code] = doc.details_schema
+    for status, codes in route.error_codes().items():
+        text = "; ".join(f"`{code}`: {explained.get(code, code)}" for code in codes)
+        responses[str(status)] = _error_response(text, codes, details.get(status, {}), status)
+
+    operation: dict[str, Any] = {
+        "operationId": _camel(route.name),
+        "summary": route.summary,
+        "description": route.description,
+        "tags": list(route.tags),
+        "parameters": [_parameter(p) for p in route.params],
+        "responses": responses,
+        "x-cache-ttl-seconds": route.cache_seconds,
+        "x-snapshot-backed": route.snapshot,
+    }
+    if route.snapshot:
+        operation["parameters"].append({"$ref": "#/components/parameters/IfNoneMatch"})
+    return operation
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.capitalize() for part in rest)
+
+
+def build_openapi(family: Family, production_host: str) -> dict[str, Any]:
+    generic = "; ".join(f"`{code}` ({status})" for status, (code, _) in GENERIC_ERRORS.items())
+    description = (
+        f"{family.description}\n\n"
+        "Errors answer `{ok: false, error: {code, message}, meta: {chainId, generatedAt, source}}` with the HTTP status "
+        "of the failure and `Cache-Control: no-store`: 400 for a malformed or out-of-range query (one code per "
+        "parameter, `unknown_parameter` for any other name, a repeated parameter is refused with its own code), "
+        "500 `<route>_query_failed` when the warehouse query fails, 503 `snapshot_unavailable` before the first "
+        f"successful snapshot, and for any path: {generic}."
+    )
+    tags = sorted({tag for route in family.routes for tag in route.tags})
+    return {
+        "openapi": OPENAPI_VERSION,
+        "info": {"title": family.title, "version": family.version, "description": description, "license": LICENSE},
+        "servers": [
+            {"url": "/", "description": "this host"},
+            {"url": production_host, "description": "production"},
+        ],
+        "tags": [{"name": tag} for tag in tags],
+        "paths": {family.full_path(route): {"get": _operation(family, route)} for route in family.routes},
+        "components": _base_components(family),
+    }

@@ -1,0 +1,213 @@
+"""Route tables and the request pipeline they drive.
+
+An API family (`Family`) is a prefix plus a table of `Route`s. The table is the single source
+of routing, validation, caching, error codes and the OpenAPI contract (`api/openapi.py`), so
+the served surface and the published one cannot drift. `blueprint()` turns a family into a
+Sanic blueprint whose every route runs the same pipeline:
+
+    validate parameters -> resolve the latest successful snapshot (snapshot routes)
+    -> If-None-Match: 304 -> per-snapshot cache hit -> handler (one data query) -> envelope
+
+Handler contract: `async def handler(ctx: RequestContext) -> data`, where `data` is the
+JSON-ready `data` member. Raise `ApiError` for a deliberate non-200 answer; any other exception
+is a warehouse failure: 500 `<error_prefix>_query_failed` with a generic message, logged once.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
+
+from sanic import Blueprint, Request, Sanic
+from sanic.response import HTTPResponse
+
+from api.envelope import (
+    ApiError,
+    error_response,
+    etag_matches,
+    json_response,
+    meta,
+    not_modified,
+    now_iso,
+    preflight,
+    success_body,
+    success_headers,
+)
+from api.snapshots import LATEST_SNAPSHOT, SNAPSHOT_UNAVAILABLE, Snapshot, SnapshotResolver
+from api.sql import QueryBook
+from api.validation import UNKNOWN_PARAMETER, Param, ParamParser, snake
+
+log = logging.getLogger("api")
+
+DEFAULT_CACHE_SECONDS = 60
+INTERNAL_ERROR = "internal_error"
+
+Handler = Callable[["RequestContext"], Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class ErrorDoc:
+    """A deliberate error answer a route documents beyond the ones every route has."""
+
+    status: int
+    code: str
+    description: str
+    details_schema: dict | None = None
+
+
+@dataclass(frozen=True)
+class Route:
+    path: str  # below the family prefix, OpenAPI template syntax: "/protocol/history", "/pools/{poolId}"
+    name: str  # handler name: operationId, SQL file stem, cache key, default error prefix
+    handler: Handler
+    summary: str
+    data_schema: dict  # JSON Schema of the envelope's `data` (may $ref #/components/schemas/...)
+    params: tuple[Param, ...] = ()
+    cache_seconds: int = DEFAULT_CACHE_SECONDS  # s-maxage and meta.cacheTtlSeconds; 0 = no-store
+    error_prefix: str | None = None  # <prefix>_query_failed; default: name
+    snapshot: bool = True  # resolves the latest snapshot: meta.snapshotAt, ETag/304, cached per snapshot
+    description: str = ""
+    errors: tuple[ErrorDoc, ...] = ()
+    tags: tuple[str, ...] = ()
+
+    @property
+    def query_failed_code(self) -> str:
+        return f"{self.error_prefix or self.name}_query_failed"
+
+    def error_codes(self) -> dict[int, list[str]]:
+        """Every error code this route can answer with, by HTTP status (documented in OpenAPI)."""
+        codes: dict[int, list[str]] = {400: [p.error_code for p in self.params] + [UNKNOWN_PARAMETER]}
+        codes[500] = [self.query_failed_code, INTERNAL_ERROR]
+        if self.snapshot:
+            codes.setdefault(503, []).append(SNAPSHOT_UNAVAILABLE)
+        for doc in self.errors:
+            codes.setdefault(doc.status, []).append(doc.code)
+        return {status: list(dict.fromkeys(c)) for status, c in sorted(codes.items())}
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str  # blueprint name and the query folder warehouse_sql/queries/<name>/
+    prefix: str  # "/api/stats"
+    title: str
+    version: str
+    description: str
+    chain_id: int
+    routes: tuple[Route, ...]
+    schemas: dict[str, dict] = field(default_factory=dict)  # OpenAPI components.schemas
+
+    def full_path(self, route: Route) -> str:
+        return self.prefix + route.path
+
+
+@dataclass(slots=True)
+class RequestContext:
+    """What a handler sees: validated parameters, the resolved snapshot and the query runner."""
+
+    app: Sanic
+    route: Route
+    params: dict[str, Any]
+    snapshot: Snapshot | None
+    chain_id: int
+    queries: QueryBook
+
+    @property
+    def settings(self) -> Any:
+        return self.app.ctx.settings
+
+    async def rows(self, name: str | None = None, **values: Any) -> list[dict[str, Any]]:
+        """Run `<family>/<name>.sql` (default: the route's name). Bound values: chain_id,
+        snapshot_at (snapshot routes), the validated parameters under snake_case names, and
+        `values`; each file receives exactly the names it declares."""
+        bound: dict[str, Any] = {"chain_id": self.chain_id}
+        if self.snapshot is not None:
+            bound["snapshot_at"] = self.snapshot.param
+        for key, value in self.params.items():
+            bound[snake(key)] = value
+        bound.update(values)
+        client = await warehouse_client(self.app)
+        return await self.queries.rows(client, name or self.route.name, bound)
+
+
+async def warehouse_client(app: Sanic) -> Any:
+    """The app's async ClickHouse client, created at server start; if the warehouse was down
+    then, the first request that needs it connects (one attempt at a time)."""
+    client = app.ctx.client
+    if client is not None:
+        return client
+    async with app.ctx.client_lock:
+        if app.ctx.client is None:
+            app.ctx.client = await app.ctx.connect()
+    return app.ctx.client
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:300] if text else ''}"
+
+
+def log_failure(request: Request, status: int, code: str, detail: str) -> None:
+    target = request.path + (f"?{request.query_string}" if request.query_string else "")
+    level = logging.ERROR if status >= 500 else logging.INFO
+    log.log(level, "%s %s -> %d %s: %s", request.method, target[:500], status, code, detail)
+
+
+def _endpoint(family: Family, route: Route, queries: QueryBook, resolver: SnapshotResolver) -> Callable[..., Awaitable[HTTPResponse]]:
+    parser = ParamParser(route.params)
+    failed_code = route.query_failed_code
+    failed_message = f"the {route.name.replace('_', ' ')} query failed; retry with backoff"
+    chain_id = family.chain_id
+    cache_seconds = route.cache_seconds
+    static_headers = success_headers(cache_seconds, None)
+
+    async def endpoint(request: Request, **path_args: str) -> HTTPResponse:
+        if request.method == "OPTIONS":
+            return preflight(request.headers.get("access-control-request-headers"))
+        app = request.app
+        snapshot: Snapshot | None = None
+        try:
+            params = parser.parse(request.query_string, path_args)
+            if route.snapshot:
+                snapshot = await resolver.resolve(await warehouse_client(app))
+                headers = success_headers(cache_seconds, snapshot)
+                if etag_matches(request.headers.get("if-none-match"), snapshot.etag):
+                    return not_modified(headers)
+                key = (route.name, tuple(sorted(params.items())), snapshot.at_iso)
+                hit = app.ctx.cache.get(key)
+                if hit is not None:
+                    return json_response(hit[0], 200, hit[1])
+            else:
+                headers = static_headers
+            ctx = RequestContext(app, route, params, snapshot, chain_id, queries)
+            data = await route.handler(ctx)
+            body = success_body(data, meta(now_iso(), snapshot, cache_seconds))
+            if snapshot is not None:
+                body, headers = app.ctx.cache.put(key, body, headers)
+            return json_response(body, 200, headers)
+        except ApiError as err:
+            log_failure(request, err.status, err.code, err.message)
+            return error_response(err, snapshot.sources if snapshot else ())
+        except Exception as exc:  # the warehouse (or a query against it) failed
+            log_failure(request, 500, failed_code, _one_line(exc))
+            return error_response(ApiError(500, failed_code, failed_message), snapshot.sources if snapshot else ())
+
+    endpoint.__name__ = route.name
+    return endpoint
+
+
+_TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def sanic_path(template: str) -> str:
+    """OpenAPI `{name}` path template -> Sanic `<name:str>`; validation happens in the pipeline
+    so a malformed path parameter is a 400 with its own code, not a 404."""
+    return _TEMPLATE.sub(r"<\1:str>", template)
+
+
+def blueprint(family: Family, queries: QueryBook) -> Blueprint:
+    bp = Blueprint(family.name, url_prefix=family.prefix)
+    resolver = SnapshotResolver(queries[LATEST_SNAPSHOT], family.chain_id)  # one per family and worker
+    for route in family.routes:
+        bp.add_route(_endpoint(family, route, queries, resolver), sanic_path(route.path), methods=["GET", "OPTIONS"], name=route.name)
+    return bp

@@ -1,0 +1,31 @@
+"""Building blocks of the JSON Schemas published in the OpenAPI contracts."""
+from __future__ import annotations
+
+ISO_TIME = {"type": "string", "format": "date-time", "pattern": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"}
+DATE = {"type": "string", "format": "date", "pattern": r"^\d{4}-\d{2}-\d{2}$"}
+RAW_INTEGER = {"type": ["string", "null"], "pattern": r"^[0-9]+$", "description": "raw on-chain integer as a decimal string"}
+ADDRESS = {"type": "string", "pattern": "^0x[0-9a-fA-F]{40}$"}
+
+
+def nullable(kind: str, description: str = "") -> dict:
+    schema: dict = {"type": [kind, "null"]}
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def obj(properties: dict, description: str = "") -> dict:
+    """A closed object whose properties are all required (nullable ones say so in their type)."""
+    schema = {
+        "type": "object",
+        "required": list(properties),
+        "additionalProperties": False,
+        "properties": properties,
+    }
+    if description:
+        schema["description"] = description
+    return schema

@@ -1,0 +1,34 @@
+"""Run the API: `serve(settings, host=None, port=None, workers=None)`.
+
+One worker runs in this process (no worker manager, no fork); more workers run under Sanic's
+worker manager, each building its own app (and its own warehouse client and response cache)
+from the factory. Defaults come from Settings (API_HOST, API_PORT, API_WORKERS).
+"""
+from __future__ import annotations
+
+import logging
+from functools import partial
+
+from sanic import Sanic
+from sanic.worker.loader import AppLoader
+
+from api.app import create_app
+from core.config import Settings
+
+log = logging.getLogger("api")
+
+
+def serve(settings: Settings, host: str | None = None, port: int | None = None, workers: int | None = None) -> None:
+    host = host or settings.api_host
+    port = int(port or settings.api_port)
+    workers = max(int(workers or settings.api_workers), 1)
+    loader = AppLoader(factory=partial(create_app, settings))
+    app = loader.load()
+    options = dict(host=host, port=port, access_log=False, motd=False)
+    log.info("API listening on http://%s:%d (%d worker%s)", host, port, workers, "" if workers == 1 else "s")
+    if workers == 1:
+        app.prepare(single_process=True, **options)
+        Sanic.serve_single(app)
+    else:
+        app.prepare(workers=workers, **options)
+        Sanic.serve(primary=app, app_loader=loader)

@@ -1,0 +1,90 @@
+"""The one SQL loader: `warehouse_sql/queries/<family>/<handler>.sql`, read once at startup.
+
+Each file declares its values as ClickHouse server-side parameters (`{name:Type}`); the loader
+records which names a file declares and binds exactly those through the client's
+`parameters=`, so user text never enters SQL text. Results come back as dicts keyed by the
+column aliases, with DateTime columns printed by `core.epochs.iso` and Date columns as
+YYYY-MM-DD.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from core.epochs import iso
+
+QUERIES_DIR = Path(__file__).resolve().parent.parent / "warehouse_sql" / "queries"
+_PARAMETER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*):[^{}]+\}")
+
+
+@dataclass(frozen=True)
+class Query:
+    name: str
+    text: str
+    parameters: frozenset[str]
+
+    def bind(self, values: dict[str, Any]) -> dict[str, Any]:
+        missing = self.parameters.difference(values)
+        if missing:
+            raise KeyError(f"{self.name}.sql needs parameters {sorted(missing)}")
+        return {name: values[name] for name in self.parameters}
+
+
+class QueryBook:
+    """All query files of one API family, keyed by handler name."""
+
+    def __init__(self, family: str, root: Path = QUERIES_DIR):
+        folder = root / family
+        self.family = family
+        self.queries: dict[str, Query] = {}
+        for path in sorted(folder.glob("*.sql")):
+            text = path.read_text()
+            self.queries[path.stem] = Query(path.stem, text, frozenset(_PARAMETER.findall(text)))
+        if not self.queries:
+            raise FileNotFoundError(f"no query files for family {family!r} in {folder}")
+
+    def __getitem__(self, name: str) -> Query:
+        return self.queries[name]
+
+    async def rows(self, client: Any, name: str, values: dict[str, Any]) -> list[dict[str, Any]]:
+        """Run one query file with server-side parameters; rows as dicts of JSON-ready values."""
+        query = self.queries[name]
+        result = await client.query(query.text, parameters=query.bind(values))
+        return to_dicts(result.column_names, result.column_types, result.result_rows)
+
+
+def _datetime_text(value: datetime | None) -> str | None:
+    if value is None:
+        return None
+    if value.tzinfo is None:  # clickhouse-connect returns UTC columns as naive UTC
+        value = value.replace(tzinfo=timezone.utc)
+    return iso(value)
+
+
+def _date_text(value: date | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _converter(type_name: str) -> Callable[[Any], Any] | None:
+    base = type_name[len("Nullable(") : -1] if type_name.startswith("Nullable(") else type_name
+    if base.startswith("DateTime"):
+        return _datetime_text
+    if base in ("Date", "Date32"):
+        return _date_text
+    return None
+
+
+def to_dicts(names: tuple[str, ...], types: tuple[Any, ...], rows: list[tuple]) -> list[dict[str, Any]]:
+    converters = [(i, conv) for i, t in enumerate(types) if (conv := _converter(t.name)) is not None]
+    if not converters:
+        return [dict(zip(names, row, strict=True)) for row in rows]
+    out = []
+    for row in rows:
+        values = list(row)
+        for i, conv in converters:
+            values[i] = conv(values[i])
+        out.append(dict(zip(names, values, strict=True)))
+    return out

@@ -1,0 +1,1 @@
+"""The single-chain, snapshot-backed /api/stats family (spec: stats-api.md)."""

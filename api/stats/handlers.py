@@ -1,0 +1,129 @@
+"""Handlers of the /api/stats family: one per route, each at most one data query.
+
+The SQL files (warehouse_sql/queries/stats/<handler>.sql) do the selecting, naming (camelCase
+aliases) and scaling; handlers only shape nested objects the SQL cannot express flatly.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from datetime import datetime
+from typing import Any
+
+from api.envelope import ApiError
+from api.routes import RequestContext
+from core.epochs import DAY, HOUR, QUARTER_HOUR, iso
+
+log = logging.getLogger("api")
+
+METHODOLOGY_VERSION = "1.0.0"  # bump when a served figure changes meaning or shape
+UNHEALTHY = "unhealthy"
+
+# flowWindows label -> (duration, column holding the number of hourly buckets found)
+FLOW_WINDOWS = (("24h", DAY, "hours24h"), ("7d", 7 * DAY, "hours7d"), ("30d", 30 * DAY, "hours30d"))
+
+
+def _unix(text: str) -> int:
+    return int(datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp())
+
+
+def flow_windows(window_end: str | None, hours: dict[str, int]) -> dict[str, Any]:
+    if window_end is None:
+        return {label: None for label, _, _ in FLOW_WINDOWS}
+    end = _unix(window_end)
+    windows: dict[str, Any] = {}
+    for label, seconds, column in FLOW_WINDOWS:
+        expected = seconds // HOUR
+        covered = int(hours[column])
+        windows[label] = {
+            "from": iso(end - seconds),
+            "toExclusive": window_end,
+            "durationSeconds": seconds,
+            "anchor": "latest_completed_hour",
+            "hoursCovered": covered,
+            "hoursExpected": expected,
+            "complete": covered == expected,
+        }
+    return windows
+
+
+async def protocol(ctx: RequestContext) -> dict[str, Any]:
+    rows = await ctx.rows()
+    if not rows:  # a successful run always wrote its protocol row; treat a gap as a failed read
+        raise LookupError(f"no protocol_snap15m row for the snapshot at {ctx.snapshot.at_iso if ctx.snapshot else '?'}")
+    row = rows[0]
+    window_end = row.pop("flowWindowEnd")
+    hours = {column: row.pop(column) for _, _, column in FLOW_WINDOWS}
+    # flowWindows sits after the flow totals it describes
+    out: dict[str, Any] = {}
+    for key, value in row.items():
+        out[key] = value
+        if key == "fees30dUsd":
+            out["flowWindows"] = flow_windows(window_end, hours)
+    return out
+
+
+async def protocol_history(ctx: RequestContext) -> list[dict[str, Any]]:
+    return await ctx.rows()
+
+
+async def protocol_daily(ctx: RequestContext) -> list[dict[str, Any]]:
+    return await ctx.rows()
+
+
+async def config(ctx: RequestContext) -> dict[str, Any]:
+    snapshot = ctx.snapshot
+    assert snapshot is not None
+    pairs = await ctx.rows("config_pairs")
+    settings = ctx.settings
+    return {
+        "chainId": ctx.chain_id,
+        "methodologyVersion": METHODOLOGY_VERSION,
+        "snapshotIntervalMinutes": QUARTER_HOUR // 60,
+        "foundation": {"wallet": settings.foundation_wallet, "veNftIds": []},
+        "trackedPairs": [row["pair"] for row in pairs],
+        "contracts": settings.contracts(ctx.chain_id),
+        "lastSuccessfulSnapshot": {
+            "id": snapshot.unix,
+            "snapshotAt": snapshot.at_iso,
+            "blockNumber": snapshot.block_number,
+            "runId": snapshot.run_id,
+        },
+    }
+
+
+async def health(ctx: RequestContext) -> dict[str, Any]:
+    """200 with `healthy: true`, or 503 `unhealthy` with the same object as `error.details`."""
+    stale_after_minutes = int(ctx.settings.stale_after_minutes)
+    now = time.time()
+    status: dict[str, Any] = {
+        "healthy": False,
+        "reason": "warehouse_unreachable",
+        "checkedAt": iso(now),
+        "snapshotAt": None,
+        "ageSeconds": None,
+        "staleAfterMinutes": stale_after_minutes,
+        "lastRun": None,
+    }
+    try:
+        row = (await ctx.rows())[0]
+    except Exception as exc:  # noqa: BLE001 - an unreachable warehouse is an unhealthy service, not a 500
+        raise ApiError(503, UNHEALTHY, f"the warehouse is unreachable ({type(exc).__name__})", details=status) from exc
+    if row["last_run_at"] is not None:
+        status["lastRun"] = {"snapshotAt": row["last_run_at"], "status": row["last_run_status"], "runId": row["last_run_id"]}
+    snapshot_at = row["last_success_at"]
+    if snapshot_at is None:
+        status["reason"] = "no_successful_snapshot"
+        raise ApiError(503, UNHEALTHY, "no successful snapshot has been published yet", details=status)
+    age = max(int(now) - _unix(snapshot_at), 0)
+    status.update(snapshotAt=snapshot_at, ageSeconds=age)
+    if age >= stale_after_minutes * 60:
+        status["reason"] = "stale"
+        raise ApiError(
+            503,
+            UNHEALTHY,
+            f"the latest successful snapshot ({snapshot_at}) is {age // 60} minutes old; the threshold is {stale_after_minutes} minutes",
+            details=status,
+        )
+    status.update(healthy=True, reason="fresh")
+    return status

@@ -1,0 +1,131 @@
+"""JSON Schemas of the /api/stats data items (OpenAPI components.schemas).
+
+Nullable values are `["<type>", "null"]`: unknown stays null, never zero. Timestamps are ISO
+8601 UTC with a Z suffix, second precision; epochs are Unix seconds; raw on-chain integers are
+decimal strings next to a number scaled by 1e18 (docs/adr/0001-units-and-scales.md).
+"""
+from __future__ import annotations
+
+from api.schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, obj, ref
+
+FLOW_WINDOW = obj(
+    {
+        "from": {**ISO_TIME, "description": "window start (inclusive)"},
+        "toExclusive": {**ISO_TIME, "description": "window end (exclusive): the end of the latest hourly bucket completed by the snapshot"},
+        "durationSeconds": {"type": "integer"},
+        "anchor": {"const": "latest_completed_hour"},
+        "hoursCovered": {"type": "integer", "minimum": 0, "description": "hourly buckets found in the window"},
+        "hoursExpected": {"type": "integer", "minimum": 1},
+        "complete": {"type": "boolean", "description": "hoursCovered == hoursExpected"},
+    },
+    "The rolling window a flow total summed: hourly buckets in [from, toExclusive).",
+)
+
+PROTOCOL_SNAPSHOT = obj(
+    {
+        "snapshotAt": ISO_TIME,
+        "blockNumber": {"type": "integer", "description": "block the snapshot read"},
+        "tvlUsd": nullable("number", "TVL in USD, v2 plus concentrated liquidity"),
+        "tvlV2Usd": nullable("number"),
+        "tvlV3Usd": nullable("number", "concentrated-liquidity TVL in USD"),
+        "poolCount": {"type": "integer"},
+        "volume24hUsd": nullable("number"),
+        "fees24hUsd": nullable("number"),
+        "volume7dUsd": nullable("number"),
+        "fees7dUsd": nullable("number"),
+        "volume30dUsd": nullable("number"),
+        "fees30dUsd": nullable("number"),
+        "flowWindows": obj(
+            {label: {"oneOf": [ref("FlowWindow"), {"type": "null"}]} for label in ("24h", "7d", "30d")},
+            "Which hourly buckets each rolling total summed; null when the snapshot has no flow window.",
+        ),
+        "activeGaugeCount": nullable("integer"),
+        "epochStart": {"type": "integer", "description": "current epoch start, Unix seconds (Thursday 00:00 UTC)"},
+        "emissionsThisEpoch": nullable("number", "core-token emissions of the epoch, raw / 1e18"),
+        "emissionsThisEpochRaw": RAW_INTEGER,
+        "veTotalLocked": nullable("number", "core token locked in vote escrow, raw / 1e18"),
+        "veTotalLockedRaw": RAW_INTEGER,
+        "veVotingPower": nullable("number", "total vote-escrow voting power, raw / 1e18"),
+        "veVotingPowerRaw": RAW_INTEGER,
+        "corePriceUsd": nullable("number"),
+    },
+    "Protocol-wide figures of one successful snapshot.",
+)
+
+HISTORY_POINT = obj(
+    {
+        "snapshotAt": ISO_TIME,
+        "tvlUsd": nullable("number"),
+        "volume24hUsd": nullable("number"),
+        "fees24hUsd": nullable("number"),
+        "corePriceUsd": nullable("number"),
+    },
+    "One successful 15-minute snapshot.",
+)
+
+DAILY_POINT = obj(
+    {
+        "date": DATE,
+        "volumeUsd": nullable("number", "null when the day has no rollup row"),
+        "feesUsd": nullable("number"),
+        "hoursCovered": nullable("integer", "hourly buckets summed into the day"),
+        "partial": {"type": "boolean", "description": "true only for the UTC day of the snapshot (in progress)"},
+    },
+    "Protocol totals of one UTC day.",
+)
+
+HEALTH_STATUS = obj(
+    {
+        "healthy": {"type": "boolean"},
+        "reason": {
+            "enum": ["fresh", "stale", "no_successful_snapshot", "warehouse_unreachable"],
+            "description": "fresh: the latest successful snapshot is within the threshold",
+        },
+        "checkedAt": ISO_TIME,
+        "snapshotAt": {**ISO_TIME, "type": ["string", "null"], "description": "latest successful snapshot"},
+        "ageSeconds": nullable("integer", "wall-clock age of snapshotAt"),
+        "staleAfterMinutes": {"type": "integer"},
+        "lastRun": {
+            "oneOf": [
+                obj({"snapshotAt": ISO_TIME, "status": {"type": "string"}, "runId": {"type": "string"}}),
+                {"type": "null"},
+            ],
+            "description": "the latest snapshot attempt, successful or not",
+        },
+    },
+    "Freshness of the snapshots. Served as `data` with HTTP 200 when healthy; when unhealthy the "
+    "route answers HTTP 503 with `ok: false`, `error.code` `unhealthy` and this object as `error.details`.",
+)
+
+CONFIG = obj(
+    {
+        "chainId": {"const": 56},
+        "methodologyVersion": {"type": "string", "description": "bumped when a served figure changes meaning or shape"},
+        "snapshotIntervalMinutes": {"type": "integer"},
+        "foundation": obj({"wallet": ADDRESS, "veNftIds": {"type": "array", "items": {"type": "integer"}}}),
+        "trackedPairs": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "pair keys (lower-case token symbols joined by a hyphen) of the latest snapshot's pools",
+        },
+        "contracts": {"type": "object", "additionalProperties": ADDRESS, "description": "contract address book"},
+        "lastSuccessfulSnapshot": obj(
+            {
+                "id": {"type": "integer", "description": "Unix seconds of snapshotAt"},
+                "snapshotAt": ISO_TIME,
+                "blockNumber": {"type": "integer"},
+                "runId": {"type": "string"},
+            }
+        ),
+    },
+    "Service configuration and the latest successful snapshot.",
+)
+
+SCHEMAS = {
+    "ProtocolSnapshot": PROTOCOL_SNAPSHOT,
+    "FlowWindow": FLOW_WINDOW,
+    "HistoryPoint": HISTORY_POINT,
+    "DailyPoint": DAILY_POINT,
+    "HealthStatus": HEALTH_STATUS,
+    "Config": CONFIG,
+}

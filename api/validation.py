@@ -1,0 +1,183 @@
+"""The one validation layer: typed parameters parsed from a route's declared parameter list.
+
+A route declares its parameters once (`Param`); the same declaration parses requests, names the
+error code (`invalid_<snake_name>`, e.g. `invalid_days`, `invalid_pool_id`), writes the message
+saying what is accepted, and becomes the OpenAPI parameter. Unknown query parameters are
+refused with `unknown_parameter`; a parameter given twice is refused with its own code.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable
+from urllib.parse import parse_qsl
+
+from api.envelope import ApiError
+
+UNKNOWN_PARAMETER = "unknown_parameter"
+
+_INTEGER = re.compile(r"-?[0-9]{1,18}")
+_NUMBER = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
+_CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
+_BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
+
+KINDS = ("integer", "number", "boolean", "enum", "address", "string")
+
+
+def snake(name: str) -> str:
+    return _CAMEL.sub(r"_\1", name).lower()
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str  # one of KINDS
+    description: str = ""
+    location: str = "query"  # "query" or "path"
+    default: Any = None
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    choices: tuple[str, ...] = ()
+    pattern: str | None = None  # kind "string": full-match regular expression
+    code: str | None = None  # error code; default invalid_<snake_name>
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"{self.name}: unknown parameter kind {self.kind!r}")
+        if self.kind == "enum" and not self.choices:
+            raise ValueError(f"{self.name}: an enum needs choices")
+        if self.default is not None and self.location == "query":
+            self.parse(str(self.default).lower() if isinstance(self.default, bool) else str(self.default))
+
+    @property
+    def error_code(self) -> str:
+        return self.code or f"invalid_{snake(self.name)}"
+
+    @property
+    def required(self) -> bool:
+        return self.location == "path"
+
+    def accepted(self) -> str:
+        """What the parameter accepts, in words (the 400 message and the OpenAPI description)."""
+        if self.kind == "integer":
+            what = "an integer" + _range_text(self.minimum, self.maximum)
+        elif self.kind == "number":
+            what = "a number" + _range_text(self.minimum, self.maximum)
+        elif self.kind == "boolean":
+            what = "true or 1, false or 0"
+        elif self.kind == "enum":
+            what = "one of " + ", ".join(self.choices)
+        elif self.kind == "address":
+            what = "0x followed by exactly 40 hex digits (either case)"
+        else:
+            what = f"a string matching {self.pattern}" if self.pattern else "a string"
+        if self.default is not None:
+            default = str(self.default).lower() if isinstance(self.default, bool) else self.default
+            what += f" (default {default})"
+        return what
+
+    def invalid(self, reason: str = "") -> ApiError:
+        message = f"{self.name} must be {self.accepted()}"
+        return ApiError(400, self.error_code, f"{message}; {reason}" if reason else message)
+
+    def parse(self, raw: str) -> Any:
+        kind = self.kind
+        if kind == "integer":
+            if not _INTEGER.fullmatch(raw):
+                raise self.invalid()
+            return self._in_range(int(raw))
+        if kind == "number":
+            if not _NUMBER.fullmatch(raw):
+                raise self.invalid()
+            value = float(raw)
+            if not math.isfinite(value):
+                raise self.invalid()
+            return self._in_range(value)
+        if kind == "boolean":
+            try:
+                return _BOOLEANS[raw]
+            except KeyError:
+                raise self.invalid() from None
+        if kind == "enum":
+            if raw not in self.choices:
+                raise self.invalid()
+            return raw
+        if kind == "address":
+            if not _ADDRESS.fullmatch(raw):
+                raise self.invalid()
+            return raw.lower()
+        if self.pattern is not None and not re.fullmatch(self.pattern, raw):
+            raise self.invalid()
+        return raw
+
+    def _in_range(self, value: int | float) -> int | float:
+        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
+            raise self.invalid()
+        return value
+
+    def json_schema(self) -> dict[str, Any]:
+        schema: dict[str, Any]
+        if self.kind == "integer":
+            schema = {"type": "integer"}
+        elif self.kind == "number":
+            schema = {"type": "number"}
+        elif self.kind == "boolean":
+            schema = {"type": "string", "enum": ["true", "1", "false", "0"]}
+        elif self.kind == "enum":
+            schema = {"type": "string", "enum": list(self.choices)}
+        elif self.kind == "address":
+            schema = {"type": "string", "pattern": "^0x[0-9a-fA-F]{40}$"}
+        else:
+            schema = {"type": "string"}
+            if self.pattern:
+                schema["pattern"] = f"^(?:{self.pattern})$"
+        if self.minimum is not None:
+            schema["minimum"] = self.minimum
+        if self.maximum is not None:
+            schema["maximum"] = self.maximum
+        if self.default is not None:
+            schema["default"] = str(self.default).lower() if isinstance(self.default, bool) else self.default
+        return schema
+
+
+def _range_text(minimum: int | float | None, maximum: int | float | None) -> str:
+    if minimum is not None and maximum is not None:
+        return f" from {minimum} to {maximum}"
+    if minimum is not None:
+        return f" >= {minimum}"
+    if maximum is not None:
+        return f" <= {maximum}"
+    return ""
+
+
+class ParamParser:
+    """Parses one route's query string and path arguments into a dict of typed values.
+
+    Built once per route at startup; `parse` is the per-request hot path.
+    """
+
+    def __init__(self, params: Iterable[Param]):
+        self.params = tuple(params)
+        self.query = {p.name: p for p in self.params if p.location == "query"}
+        self.path = {p.name: p for p in self.params if p.location == "path"}
+        self.defaults = {p.name: p.default for p in self.query.values()}
+        self.known = ", ".join(self.query) or "none"
+
+    def parse(self, query_string: str, path_args: dict[str, str] | None = None) -> dict[str, Any]:
+        values = dict(self.defaults)
+        if path_args:
+            for name, raw in path_args.items():
+                values[name] = self.path[name].parse(raw)
+        if query_string:
+            seen: set[str] = set()
+            for name, raw in parse_qsl(query_string, keep_blank_values=True):
+                param = self.query.get(name)
+                if param is None:
+                    raise ApiError(400, UNKNOWN_PARAMETER, f"unknown query parameter {name[:64]!r}; accepted: {self.known}")
+                if name in seen:
+                    raise param.invalid("give it at most once")
+                seen.add(name)
+                values[name] = param.parse(raw)
+        return values
