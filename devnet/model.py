@@ -1,0 +1,453 @@
+"""The in-process devnet: one `ChainSim` per chain, built from (chain_id, seed, genesis_ts,
+history_days, scale) and queried at any block. No HTTP here; the server and the tests use it.
+
+Time: block n has timestamp genesis_ts + (n - genesis_block) * block_time; the head is the block
+at the clock's "now". The simulation is generated one hour at a time from an RNG seeded by
+(seed, chain, hour index), always in order, so the same seed and genesis give the same events
+whether the hours were generated at startup or later as the clock advanced. State "at block N"
+is the state after every event with timestamp <= ts(N).
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import threading
+import time
+from bisect import bisect_left
+
+import numpy as np
+
+from core.chains import CHAINS, FOUNDATION_WALLET, MULTICALL3
+from core.epochs import DAY, HOUR, WEEK, epoch_start, hour_start
+from devnet import addresses
+from devnet.clock import ManualClock, WallClock
+from devnet.params import CHAIN_PARAMS, ChainParams
+from devnet.sim.governance import Governance
+from devnet.sim.market import PoolSim, Swap, Token
+from devnet.sim.prices import PricePaths
+
+log = logging.getLogger("devnet")
+
+LIQUIDITY_EVENT_PROB = {"v2-volatile": 0.03, "v2-stable": 0.03, "cl": 0.05}
+MAX_SWAP_TVL_SHARE = 0.03
+
+
+def diurnal(hour_ts: int) -> float:
+    hod = (hour_ts % DAY) / HOUR
+    f = 1.0 + 0.4 * math.sin(2 * math.pi * (hod - 9.0) / 24.0)
+    dow = (hour_ts // DAY + 3) % 7  # 0 = Monday (1970-01-01 was a Thursday)
+    return f * (0.8 if dow >= 5 else 1.0)
+
+
+class ChainSim:
+    def __init__(self, chain_id: int, seed: int, genesis_ts: int, history_days: float = 90,
+                 scale: float = 1.0, clock=None, contracts: dict[str, str] | None = None,
+                 params: ChainParams | None = None):
+        if chain_id not in CHAIN_PARAMS and params is None:
+            raise KeyError(f"no devnet parameters for chain {chain_id}")
+        self.chain_id = chain_id
+        self.seed = int(seed)
+        self.genesis_ts = hour_start(int(genesis_ts))
+        self.history_days = history_days
+        self.scale = float(scale)
+        self.params = params or CHAIN_PARAMS[chain_id]
+        deployment = CHAINS[chain_id]
+        self.deployment = deployment
+        self.block_time = deployment.block_time_seconds
+        if HOUR % self.block_time:
+            raise ValueError("block time must divide an hour")
+        self.blocks_per_hour = HOUR // self.block_time
+        self.genesis_block = self.params.genesis_block
+        self.clock = clock or ManualClock(self.genesis_ts + int(history_days * DAY))
+        self.contracts = dict(contracts or deployment.contracts)
+        self.contracts.setdefault("multicall3", MULTICALL3)
+        self.foundation_wallet = FOUNDATION_WALLET.get(chain_id, addresses.ZERO_ADDRESS)
+        self.generated_until = self.genesis_ts
+        self._lock = threading.RLock()
+        history_s = int(history_days * DAY)
+
+        # tokens
+        self.tokens: list[Token] = []
+        for i, spec in enumerate(self.params.tokens):
+            if spec.contract_key and spec.contract_key in self.contracts:
+                addr = self.contracts[spec.contract_key]
+            else:
+                addr = self.label_address(f"token:{spec.symbol}")
+            self.tokens.append(Token(i, spec, addr, addr.lower()))
+        self.token_by_symbol = {t.symbol: t for t in self.tokens}
+        self.token_by_id = {t.id: t for t in self.tokens}
+        self.core = self.token_by_symbol[self.params.core_symbol]
+        self.native = self.token_by_symbol[self.params.wrapped_native]
+        self.prices = PricePaths(self.params.tokens, self.genesis_ts)
+
+        # pools (created at genesis or later in the history)
+        self.pools: list[PoolSim] = []
+        self._gauge_kill: dict[int, int | None] = {}
+        for i, spec in enumerate(self.params.pools):
+            a, b = self.token_by_symbol[spec.token_a], self.token_by_symbol[spec.token_b]
+            t0, t1 = (a, b) if a.id < b.id else (b, a)
+            created = self.genesis_ts
+            if spec.created_frac > 0:
+                created = hour_start(self.genesis_ts + int(spec.created_frac * history_s)) + 20 * 60
+            addr = self.label_address(f"pool:{spec.label}")
+            pool = PoolSim(i, spec, addr, t0, t1, created, self.block_at(created), self.prices)
+            self.pools.append(pool)
+            kill = None
+            if spec.gauge_killed_frac is not None:
+                kill = hour_start(self.genesis_ts + int(spec.gauge_killed_frac * history_s)) + 30 * 60
+            self._gauge_kill[i] = kill
+        self.pool_by_id = {p.id: p for p in self.pools}
+        self.gov = Governance(self)
+        self.traders = [self.user("trader", i) for i in range(self.params.traders)]
+        self.swaps: list[Swap] = []
+        self.swap_ts: list[int] = []
+        # period aggregates, time-ordered (the subgraph's hour/day entities)
+        self.hour_rows: list[dict] = []
+        self.day_rows: list[dict] = []
+        self.token_hour_rows: list[dict] = []
+        self.stats = {"swaps": 0, "liquidityEvents": 0, "hours": 0}
+
+    # -- identities -----------------------------------------------------------------------------
+    def label_address(self, label: str) -> str:
+        return addresses.label_address(self.chain_id, label)
+
+    def user(self, kind: str, index: int) -> str:
+        return addresses.user_address(self.chain_id, kind, index)
+
+    def tx_hash(self, block: int, index: int, domain: str = "tx") -> str:
+        return addresses.tx_hash(self.chain_id, self.seed, block, index, domain)
+
+    def block_hash(self, number: int) -> str:
+        return addresses.block_hash(self.chain_id, self.seed, number)
+
+    # -- time and blocks ------------------------------------------------------------------------
+    def block_ts(self, number: int) -> int:
+        return self.genesis_ts + (number - self.genesis_block) * self.block_time
+
+    def block_at(self, ts: int) -> int:
+        return self.genesis_block + (ts - self.genesis_ts) // self.block_time
+
+    def now(self) -> int:
+        return self.clock.now()
+
+    def head(self) -> int:
+        """Head block number (the block at the clock's now); generates data up to it."""
+        now = self.now()
+        self.sync(now)
+        return self.block_at(now)
+
+    def sync(self, now: int | None = None) -> None:
+        now = self.now() if now is None else now
+        target = hour_start(now)
+        if self.generated_until > target:
+            return
+        with self._lock:
+            while self.generated_until <= target:
+                self._run_hour(self.generated_until)
+
+    def generate_history(self) -> float:
+        """Generate everything up to the clock's now; returns the seconds it took."""
+        t0 = time.perf_counter()
+        self.sync()
+        return time.perf_counter() - t0
+
+    # -- generation -----------------------------------------------------------------------------
+    def _run_hour(self, h: int) -> None:
+        rng = np.random.default_rng([self.seed, self.chain_id, h // HOUR])
+        self.prices.extend_hour(h, rng)
+        end = h + HOUR
+        for pool in self.pools:
+            if h <= pool.created_ts < end:
+                pool.create(pool.created_ts)
+                if pool.spec.gauge:
+                    self.gov.add_gauge(pool, pool.created_ts, self._gauge_kill[pool.idx])
+        if h == self.genesis_ts:
+            self.gov.deploy(h, rng)
+        if h == self.genesis_ts or h % WEEK == 0:
+            self.gov.plan_epoch(h, rng)
+        live = [p for p in self.pools if p.created_ts < end]
+        for pool in live:
+            if pool.created_ts < h:
+                pool.update_dynamic_fee(h)
+        hour_swaps: list[Swap] = []
+        token_vol = [0.0] * len(self.tokens)
+        for pool, events in zip(live, self._draw_pool_events(live, h, rng)):
+            vol, fees = self._run_pool_hour(pool, h, events, hour_swaps)
+            token_vol[pool.token0.idx] += vol
+            token_vol[pool.token1.idx] += vol
+        for t in self.tokens:
+            self.token_hour_rows.append({
+                "id": f"{t.id}-{h // HOUR}",
+                "periodStartUnix": h,
+                "token": t.id,
+                "priceUSD": self.prices.price(t.idx, end - self.block_time),
+                "volumeUSD": token_vol[t.idx],
+            })
+        self.gov.lock_activity(h, rng)
+        self.gov.run_scheduled(h)
+        # blocks, log indexes and ids in chain order
+        hour_swaps.sort(key=lambda s: (s.ts, s.pool.idx))
+        last_block, index = -1, 0
+        for sw in hour_swaps:
+            block = self.block_at(sw.ts)
+            index = index + 1 if block == last_block else 0
+            last_block = block
+            sw.block = block
+            sw.log_index = index
+            sw.id = f"{self.tx_hash(block, index)}#{index}"
+            self.swaps.append(sw)
+            self.swap_ts.append(sw.ts)
+        self.stats["swaps"] += len(hour_swaps)
+        self.stats["hours"] += 1
+        self.generated_until = end
+
+    def _draw_pool_events(self, live: list[PoolSim], h: int, rng: np.random.Generator) -> list[list[tuple]]:
+        """The hour's arrivals for every live pool, drawn in one batch (swaps and LP events)."""
+        f = diurnal(h) * self.scale
+        counts = rng.poisson(np.array([p.spec.swaps_per_hour * f for p in live])) if live else []
+        total = int(sum(counts))
+        offsets = rng.integers(0, self.blocks_per_hour, total).tolist()
+        z = rng.standard_normal(total).tolist()
+        u = rng.random(total).tolist()
+        senders = rng.integers(0, len(self.traders), total).tolist()
+        liq_u = rng.random((len(live), 4)).tolist()
+        bt = self.block_time
+        out, pos = [], 0
+        for k, pool in enumerate(live):
+            n = int(counts[k])
+            spec = pool.spec
+            mu = math.log(spec.median_swap_usd)
+            cap = spec.tvl_usd * MAX_SWAP_TVL_SHARE
+            events = [(h + offsets[i] * bt, 0, min(math.exp(mu + 1.1 * z[i]), cap), u[i], senders[i])
+                      for i in range(pos, pos + n)]
+            pos += n
+            lu = liq_u[k]
+            if lu[0] < LIQUIDITY_EVENT_PROB[pool.kind]:
+                events.append((h + int(lu[1] * self.blocks_per_hour) * bt, 1, 0.0, lu[2], lu[3]))
+            events.sort()
+            out.append(events)
+        return out
+
+    def _run_pool_hour(self, pool: PoolSim, h: int, events: list[tuple], hour_swaps: list[Swap]
+                       ) -> tuple[float, float]:
+        """Apply one pool's events of the hour and close its hour row; returns (volume, fees) USD."""
+        vol = fees = 0.0
+        txc = 0
+        for ts, kind, size, uu, extra in events:
+            if ts < pool.created_ts or (ts == pool.created_ts and kind == 1):
+                continue
+            if kind == 0:
+                sw = pool.swap(ts, size, uu, self.traders[extra])
+                if sw is not None:
+                    hour_swaps.append(sw)
+                    vol += sw.amount_usd
+                    fees += sw.fees_usd
+                    txc += 1
+            else:
+                n_tx = pool.liquidity_event(ts, uu, extra)
+                txc += n_tx
+                self.stats["liquidityEvents"] += n_tx
+        end = h + HOUR
+        if h <= pool.created_ts < end:
+            txc += 1  # the creation mint
+        n_days = len(pool.days)
+        pool.close_hour(h, end - self.block_time, vol, fees, txc)
+        self.hour_rows.append(pool.hours[-1])
+        if len(pool.days) != n_days:
+            self.day_rows.append(pool.days[-1])
+        return vol, fees
+
+    # -- reads -----------------------------------------------------------------------------------
+    def price(self, token: Token | str, ts: int) -> float:
+        if isinstance(token, str):
+            token = self.token_by_symbol.get(token) or self.token_by_id[token.lower()]
+        return self.prices.price(token.idx, ts)
+
+    def pool(self, key: str) -> PoolSim:
+        key = key.lower()
+        if key in self.pool_by_id:
+            return self.pool_by_id[key]
+        for p in self.pools:
+            if p.spec.label.lower() == key:
+                return p
+        raise KeyError(key)
+
+    def pools_at(self, ts: int) -> list[PoolSim]:
+        return [p for p in self.pools if p.created_ts <= ts]
+
+    def swaps_between(self, start: int, end: int, pool: str | None = None) -> list[Swap]:
+        """Swaps with start <= ts < end (and ts <= head), optionally for one pool."""
+        head_ts = self.block_ts(self.head())
+        end = min(end, head_ts + 1)
+        i, j = bisect_left(self.swap_ts, start), bisect_left(self.swap_ts, end)
+        out = self.swaps[i:j]
+        if pool:
+            pid = pool.lower()
+            out = [s for s in out if s.pool.id == pid]
+        return out
+
+    def flows(self, start: int, end: int, pool: str | None = None) -> dict:
+        """Ground truth: exact totals over swaps with start <= ts < end, from the event list."""
+        swaps = self.swaps_between(start, end, pool)
+        head_ts = self.block_ts(self.head())
+        tx = 0  # every pool event is a transaction: creation mint, swaps, mints and burns
+        for p in self.pools:
+            if pool and p.id != pool.lower():
+                continue
+            tx += bisect_left(p.ev_ts, min(end, head_ts + 1)) - bisect_left(p.ev_ts, start)
+        return {
+            "from": start,
+            "to": end,
+            "pool": pool.lower() if pool else None,
+            "volumeUsd": math.fsum(s.amount_usd for s in swaps),
+            "feesUsd": math.fsum(s.fees_usd for s in swaps),
+            "swapCount": len(swaps),
+            "txCount": tx,
+        }
+
+    def state_at_block(self, block: int | None = None) -> dict:
+        """Ground truth: protocol state at a block, straight from the model."""
+        head = self.head()
+        block = head if block is None else block
+        if block > head:
+            raise ValueError(f"block {block} is above the head {head}")
+        ts = self.block_ts(block)
+        pools = {}
+        tvl_v2, tvl_cl = [], []
+        for p in self.pools_at(ts):
+            st = p.state_at(ts)
+            tvl = p.tvl_usd(st, ts)
+            (tvl_cl if p.is_cl else tvl_v2).append(tvl)
+            pools[p.id] = {
+                "label": p.spec.label,
+                "type": p.kind,
+                "tvlUsd": tvl,
+                "reserve0": str(st.reserve0),
+                "reserve1": str(st.reserve1),
+                "volumeUsd": st.volume_usd,
+                "feesUsd": st.fees_usd,
+                "txCount": st.tx_count,
+                "fee": st.fee,
+            }
+        supply, power, permanent = self.gov.ve_totals(ts)
+        alive = [g for g in self.gov.gauges if g.alive_at(ts)]
+        return {
+            "chainId": self.chain_id,
+            "block": block,
+            "timestamp": ts,
+            "epoch": epoch_start(ts),
+            "tvlUsd": math.fsum(tvl_v2 + tvl_cl),
+            "tvlV2Usd": math.fsum(tvl_v2),
+            "tvlClUsd": math.fsum(tvl_cl),
+            "pools": pools,
+            "tokens": {t.id: {"symbol": t.symbol, "priceUsd": self.price(t, ts)} for t in self.tokens},
+            "corePriceUsd": self.price(self.core, ts),
+            "nativePriceUsd": self.price(self.native, ts),
+            "activeGaugeCount": len(alive),
+            "gaugeCount": len([g for g in self.gov.gauges if g.exists_at(ts)]),
+            "weeklyEmissions": str(self.gov.weekly_at(ts)),
+            "epochCount": self.gov.epoch_count(ts),
+            "veSupply": str(supply),
+            "veVotingPower": str(power),
+            "vePermanentLocked": str(permanent),
+            "veNftCount": sum(1 for lk in self.gov.locks if lk.created_ts <= ts),
+            "totalVoteWeight": str(self.gov.total_weight(ts)),
+            "coreTotalSupply": str(self.core_total_supply(ts)),
+        }
+
+    def core_total_supply(self, ts: int) -> int:
+        return int(self.core.spec.supply) * self.core.unit + self.gov.emitted_until(ts)
+
+    def bribe_totals(self, epoch: int | None = None) -> list[dict] | dict:
+        head_ts = self.block_ts(self.head())
+        groups: dict[int, list[dict]] = {}
+        for b in self.gov.bribes:
+            if b["timestamp"] > head_ts:
+                break
+            groups.setdefault(b["epoch"], []).append(b)
+
+        def summary(e: int) -> dict:
+            rows = groups.get(e, [])
+            found = [r["amountUSD"] for r in rows if r["isFoundation"]]
+            return {
+                "epoch": e,
+                "count": len(rows),
+                "totalUsd": math.fsum(r["amountUSD"] for r in rows),
+                "foundationCount": len(found),
+                "foundationUsd": math.fsum(found),
+            }
+
+        if epoch is not None:
+            return summary(epoch_start(epoch))
+        return [summary(e) for e in sorted(groups)]
+
+    def deployment_info(self) -> dict:
+        head = self.head()
+        return {
+            "chainId": self.chain_id,
+            "name": self.deployment.name,
+            "seed": self.seed,
+            "scale": self.scale,
+            "genesis": {"timestamp": self.genesis_ts, "block": self.genesis_block},
+            "historyDays": self.history_days,
+            "blockTime": self.block_time,
+            "head": {"number": head, "timestamp": self.block_ts(head)},
+            "contracts": self.contracts,
+            "foundation": {"wallet": self.foundation_wallet, "veNftIds": list(self.gov.foundation_ids)},
+            "tokens": [{"address": t.address, "symbol": t.symbol, "name": t.spec.name,
+                        "decimals": t.decimals} for t in self.tokens],
+            "pools": [{
+                "address": p.address, "label": p.spec.label, "type": p.kind,
+                "token0": p.token0.address, "token1": p.token1.address,
+                "tickSpacing": p.tick_spacing, "isDynamicFee": p.is_dynamic, "isCustomFee": p.is_custom,
+                "gauge": p.gauge.address if p.gauge else None,
+                "createdAtTimestamp": p.created_ts, "createdAtBlock": p.created_block,
+            } for p in self.pools],
+        }
+
+    def counts(self) -> dict:
+        return {
+            "swaps": len(self.swaps),
+            "liquidityEvents": self.stats["liquidityEvents"],
+            "bribes": len(self.gov.bribes),
+            "locks": len(self.gov.locks),
+            "votes": len(self.gov.votes),
+            "claims": len(self.gov.claims),
+            "hours": self.stats["hours"],
+        }
+
+    def fingerprint(self) -> str:
+        """Digest of every generated event (for determinism checks)."""
+        h = hashlib.sha256()
+        for s in self.swaps:
+            h.update(f"{s.id}|{s.ts}|{s.pool.id}|{s.amount0}|{s.amount1}|{s.amount_usd!r}\n".encode())
+        for rows in (self.gov.bribes, self.gov.votes, self.gov.claims):
+            for r in rows:
+                h.update(repr(sorted(r.items())).encode())
+        for lk in self.gov.locks:
+            h.update(repr((lk.token_id, lk.hist_ts, lk.hist)).encode())
+        return h.hexdigest()
+
+
+def build_chain(chain_id: int = 56, seed: int = 56, genesis_ts: int | None = None,
+                history_days: float = 90, scale: float = 1.0, clock=None, now: int | None = None,
+                contracts: dict[str, str] | None = None, generate: bool = True) -> ChainSim:
+    """Build a chain simulation and generate its history up to the clock's now.
+
+    Without `genesis_ts`, genesis is floor_to_hour(now) - history_days. Without `clock`, a manual
+    clock at `now` (default: genesis + history) is used, so a build is reproducible.
+    """
+    if clock is None:
+        if now is None:
+            now = (genesis_ts + int(history_days * DAY)) if genesis_ts is not None else int(time.time())
+        clock = ManualClock(now)
+    if genesis_ts is None:
+        genesis_ts = hour_start(clock.now()) - int(history_days * DAY)
+    sim = ChainSim(chain_id, seed, genesis_ts, history_days, scale, clock, contracts)
+    if generate:
+        sim.generate_history()
+    return sim
+
+
+__all__ = ["ChainSim", "build_chain", "ManualClock", "WallClock"]

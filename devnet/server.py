@@ -1,0 +1,465 @@
+"""HTTP server for the devnet: per chain a subgraph (GraphQL) and a JSON-RPC endpoint, ground
+truth, deployment info, fault injection and (with a manual clock) clock control.
+
+    serve(settings)          blocking, for `make up` / the CLI
+    DevnetServer(...)        background server for tests: .url, .stop()
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+from sanic import Sanic
+from sanic.request import Request
+from sanic.response import HTTPResponse, raw
+
+from core.chains import CHAINS
+from core.epochs import DAY, hour_start, iso
+from devnet.clock import ManualClock, WallClock
+from devnet.model import ChainSim
+from devnet.params import CHAIN_PARAMS
+from devnet.rpc.node import RpcNode
+from devnet.subgraph.service import SubgraphService
+
+log = logging.getLogger("devnet")
+
+TARGETS = ("subgraph", "rpc")
+MODES = ("ok", "error", "slow", "lag")
+
+
+def _json(body: Any, status: int = 200) -> HTTPResponse:
+    return raw(orjson.dumps(body), status=status, content_type="application/json")
+
+
+# -- state ------------------------------------------------------------------------------------------
+class ChainRuntime:
+    def __init__(self, sim: ChainSim):
+        self.sim = sim
+        self.subgraph = SubgraphService(sim)
+        self.rpc = RpcNode(sim)
+
+
+@dataclass
+class DevnetState:
+    clock: Any
+    chains: dict[int, ChainRuntime]
+    faults: dict[tuple[int, str], dict] = field(default_factory=dict)
+    started_at: float = field(default_factory=time.time)
+
+    def fault(self, chain_id: int, target: str) -> dict | None:
+        return self.faults.get((chain_id, target))
+
+
+def genesis_path(data_dir: Path, chain_id: int) -> Path:
+    return Path(data_dir) / "devnet" / f"genesis-{chain_id}.json"
+
+
+def resolve_genesis(data_dir: Path | None, chain_id: int, seed: int, history_days: float, block_time: int,
+                    now: int) -> int:
+    """Genesis of a chain: reused from <data_dir>/devnet/genesis-<chain>.json when the seed, block
+    time and history length match, else floor_to_hour(now) - history and written there."""
+    genesis = hour_start(now) - int(history_days * DAY)
+    if data_dir is None:
+        return genesis
+    path = genesis_path(data_dir, chain_id)
+    try:
+        saved = json.loads(path.read_text())
+        if (saved.get("seed") == seed and saved.get("blockTime") == block_time
+                and saved.get("historyDays") == history_days and saved.get("chainId") == chain_id):
+            return int(saved["genesisTimestamp"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({
+        "chainId": chain_id, "seed": seed, "blockTime": block_time, "historyDays": history_days,
+        "genesisTimestamp": genesis, "genesis": iso(genesis),
+        "genesisBlock": CHAIN_PARAMS[chain_id].genesis_block,
+    }, indent=2) + "\n")
+    return genesis
+
+
+def build_state(*, seed: int = 56, history_days: float = 90, chains=(56,), scale: float = 1.0,
+                genesis_ts: int | None = None, now: int | None = None, manual_clock: bool = False,
+                data_dir: Path | None = None, contracts: dict[int, dict[str, str]] | None = None) -> DevnetState:
+    """Build every chain's simulation and generate its history (logs progress)."""
+    if manual_clock:
+        if now is None:
+            now = (genesis_ts + int(history_days * DAY)) if genesis_ts is not None else int(time.time())
+        clock = ManualClock(now)
+    else:
+        clock = WallClock()
+    runtimes: dict[int, ChainRuntime] = {}
+    for cid in chains:
+        if cid not in CHAIN_PARAMS:
+            raise KeyError(f"no devnet parameters for chain {cid}")
+        bt = CHAINS[cid].block_time_seconds
+        g = genesis_ts if genesis_ts is not None else resolve_genesis(data_dir, cid, seed, history_days, bt,
+                                                                       clock.now())
+        sim = ChainSim(cid, seed, g, history_days, scale, clock, (contracts or {}).get(cid))
+        log.info("devnet chain %s: generating history from %s (%s days, seed %s, scale %s)",
+                 cid, iso(sim.genesis_ts), history_days, seed, scale)
+        took = sim.generate_history()
+        n = sim.counts()
+        runtimes[cid] = rt = ChainRuntime(sim)
+        rt.subgraph.warm()
+        log.info("devnet chain %s: history ready in %.1fs: %d swaps, %d bribes, %d locks, %d votes, %d claims",
+                 cid, took, n["swaps"], n["bribes"], n["locks"], n["votes"], n["claims"])
+    return DevnetState(clock=clock, chains=runtimes)
+
+
+# -- app --------------------------------------------------------------------------------------------
+_app_counter = 0
+
+
+def create_app(state: DevnetState, name: str | None = None) -> Sanic:
+    global _app_counter
+    _app_counter += 1
+    # configure_logging=False: Sanic's records go through the root logger (one line each)
+    app = Sanic(name or f"devnet_{_app_counter}", configure_logging=False)
+    app.config.ACCESS_LOG = False
+    app.config.MOTD = False
+    app.config.KEEP_ALIVE_TIMEOUT = 30
+    # TouchUp rewrites Sanic's protocol classes process-wide and fails when a second app in the
+    # same process does it again (tests run several servers, and the API's own app, in one process)
+    app.config.TOUCHUP = False
+    app.ctx.devnet = state
+
+    def runtime(chain_id: int) -> ChainRuntime | None:
+        return state.chains.get(chain_id)
+
+    def unknown(chain_id: int) -> HTTPResponse:
+        return _json({"error": f"unknown chain {chain_id}", "chains": sorted(state.chains)}, 404)
+
+    def body_json(request: Request):
+        try:
+            return orjson.loads(request.body or b"null")
+        except orjson.JSONDecodeError:
+            return ValueError
+
+    @app.get("/health")
+    async def health(request: Request):
+        return _json({
+            "ok": True,
+            "now": state.clock.now(),
+            "manualClock": bool(getattr(state.clock, "manual", False)),
+            "chains": {str(cid): {"head": rt.sim.head(), "genesis": rt.sim.genesis_ts}
+                       for cid, rt in state.chains.items()},
+        })
+
+    @app.post("/chains/<chain_id:int>/subgraph")
+    async def subgraph(request: Request, chain_id: int):
+        rt = runtime(chain_id)
+        if rt is None:
+            return unknown(chain_id)
+        fault = state.fault(chain_id, "subgraph")
+        lag = 0
+        if fault:
+            if fault.get("delayMs"):
+                await asyncio.sleep(fault["delayMs"] / 1000)
+            if fault["mode"] == "error":
+                status = int(fault.get("status") or 500)
+                return _json({"errors": [{"message": "devnet fault injection: subgraph error"}]}, status)
+            if fault["mode"] == "lag":
+                lag = int(fault.get("lagBlocks") or 0)
+        body = body_json(request)
+        if body is ValueError or not isinstance(body, dict):
+            return _json({"errors": [{"message": "invalid JSON body: expected {\"query\": ..., \"variables\": ...}"}]}, 400)
+        variables = body.get("variables")
+        if variables is not None and not isinstance(variables, dict):
+            return _json({"errors": [{"message": "variables must be an object"}]}, 400)
+        try:
+            result = rt.subgraph.execute(body.get("query"), variables, body.get("operationName"), lag_blocks=lag)
+        except Exception as exc:  # noqa: BLE001 - answer like an indexer would, and log it
+            log.exception("subgraph query failed")
+            result = {"errors": [{"message": f"internal error: {exc!r}"}]}
+        return _json(result)
+
+    @app.post("/chains/<chain_id:int>/rpc")
+    async def rpc(request: Request, chain_id: int):
+        rt = runtime(chain_id)
+        if rt is None:
+            return unknown(chain_id)
+        fault = state.fault(chain_id, "rpc")
+        lag = 0
+        body = body_json(request)
+        if fault:
+            if fault.get("delayMs"):
+                await asyncio.sleep(fault["delayMs"] / 1000)
+            if fault["mode"] == "error":
+                status = int(fault.get("status") or 500)
+                err = {"code": -32603, "message": "devnet fault injection: internal error"}
+                if isinstance(body, list):
+                    return _json([{"jsonrpc": "2.0", "id": r.get("id") if isinstance(r, dict) else None,
+                                   "error": err} for r in body], status)
+                rid = body.get("id") if isinstance(body, dict) else None
+                return _json({"jsonrpc": "2.0", "id": rid, "error": err}, status)
+            if fault["mode"] == "lag":
+                lag = int(fault.get("lagBlocks") or 0)
+        if body is ValueError:
+            return _json({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error"}})
+        try:
+            return _json(rt.rpc.handle(body, lag_blocks=lag))
+        except Exception as exc:  # noqa: BLE001
+            log.exception("rpc request failed")
+            return _json({"jsonrpc": "2.0", "id": None, "error": {"code": -32603, "message": f"internal error: {exc!r}"}})
+
+    def _int_arg(request: Request, name: str, default=None):
+        value = request.args.get(name)
+        if value is None or value == "":
+            return default
+        return int(value)
+
+    @app.get("/chains/<chain_id:int>/truth/flows")
+    async def truth_flows(request: Request, chain_id: int):
+        rt = runtime(chain_id)
+        if rt is None:
+            return unknown(chain_id)
+        try:
+            start = _int_arg(request, "from")
+            end = _int_arg(request, "to")
+        except ValueError:
+            return _json({"error": "from and to must be integers (unix seconds)"}, 400)
+        if start is None or end is None:
+            return _json({"error": "from and to are required (unix seconds)"}, 400)
+        return _json(rt.sim.flows(start, end, request.args.get("pool") or None))
+
+    @app.get("/chains/<chain_id:int>/truth/state")
+    async def truth_state(request: Request, chain_id: int):
+        rt = runtime(chain_id)
+        if rt is None:
+            return unknown(chain_id)
+        try:
+            block = _int_arg(request, "block")
+            return _json(rt.sim.state_at_block(block))
+        except ValueError as exc:
+            return _json({"error": str(exc)}, 400)
+
+    @app.get("/chains/<chain_id:int>/truth/bribes")
+    async def truth_bribes(request: Request, chain_id: int):
+        rt = runtime(chain_id)
+        if rt is None:
+            return unknown(chain_id)
+        try:
+            epoch = _int_arg(request, "epoch")
+        except ValueError:
+            return _json({"error": "epoch must be an integer (unix seconds)"}, 400)
+        if epoch is None:
+            return _json({"epochs": rt.sim.bribe_totals()})
+        return _json(rt.sim.bribe_totals(epoch))
+
+    @app.get("/chains/<chain_id:int>/deployment")
+    async def deployment(request: Request, chain_id: int):
+        rt = runtime(chain_id)
+        if rt is None:
+            return unknown(chain_id)
+        return _json(rt.sim.deployment_info())
+
+    @app.get("/control/faults")
+    async def get_faults(request: Request):
+        return _json({"faults": [{"chainId": cid, "target": target, **f}
+                                 for (cid, target), f in sorted(state.faults.items())]})
+
+    @app.post("/control/faults")
+    async def set_faults(request: Request):
+        body = body_json(request)
+        if not isinstance(body, dict):
+            return _json({"error": "expected a JSON object"}, 400)
+        target = body.get("target")
+        mode = body.get("mode", "ok")
+        if target not in TARGETS and target not in (None, "all"):
+            return _json({"error": f"target must be one of {TARGETS}"}, 400)
+        if mode not in MODES:
+            return _json({"error": f"mode must be one of {MODES}"}, 400)
+        chain_ids = [body["chainId"]] if body.get("chainId") is not None else list(state.chains)
+        targets = TARGETS if target in (None, "all") else (target,)
+        for cid in chain_ids:
+            if cid not in state.chains:
+                return _json({"error": f"unknown chain {cid}"}, 400)
+            for t in targets:
+                if mode == "ok":
+                    state.faults.pop((cid, t), None)
+                    continue
+                fault = {"mode": mode}
+                if mode == "slow":
+                    fault["delayMs"] = int(body.get("delayMs") or 2000)
+                elif body.get("delayMs"):
+                    fault["delayMs"] = int(body["delayMs"])
+                if mode == "lag":
+                    fault["lagBlocks"] = int(body.get("lagBlocks") or 100)
+                if mode == "error":
+                    fault["status"] = int(body.get("status") or 500)
+                state.faults[(cid, t)] = fault
+        return await get_faults(request)
+
+    @app.post("/control/clock")
+    async def control_clock(request: Request):
+        clock = state.clock
+        if not getattr(clock, "manual", False):
+            return _json({"error": "the server runs on the wall clock; start it with a manual clock"}, 409)
+        body = body_json(request)
+        if not isinstance(body, dict):
+            return _json({"error": "expected a JSON object"}, 400)
+        try:
+            if body.get("advanceSeconds") is not None:
+                clock.advance(int(body["advanceSeconds"]))
+            elif body.get("setTimestamp") is not None:
+                clock.set(int(body["setTimestamp"]))
+        except ValueError as exc:
+            return _json({"error": str(exc)}, 400)
+        heads = {str(cid): rt.sim.head() for cid, rt in state.chains.items()}
+        return _json({"now": clock.now(), "heads": heads})
+
+    @app.get("/control/clock")
+    async def get_clock(request: Request):
+        return _json({"now": state.clock.now(), "manual": bool(getattr(state.clock, "manual", False))})
+
+    return app
+
+
+def _summary(state: DevnetState, url: str) -> str:
+    parts = []
+    for cid, rt in state.chains.items():
+        sim = rt.sim
+        parts.append(f"chain {cid} genesis {iso(sim.genesis_ts)} (block {sim.genesis_block}) head {sim.head()} "
+                     f"history {sim.history_days}d seed {sim.seed}")
+    clock = "manual clock" if getattr(state.clock, "manual", False) else "wall clock"
+    return f"devnet listening on {url}: " + "; ".join(parts) + f"; {clock}"
+
+
+def serve(settings=None, host: str | None = None, port: int | None = None, *, seed: int | None = None,
+          history_days: float | None = None, scale: float = 1.0, chains=None, genesis_ts: int | None = None,
+          now: int | None = None, manual_clock: bool = False) -> None:
+    """Build the simulation and serve it (blocking)."""
+    if settings is None:
+        from core.config import Settings
+        settings = Settings.from_env()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    host = host or settings.devnet_host
+    port = port if port is not None else settings.devnet_port
+    chain_ids = list(chains) if chains else [c for c in settings.chains if c in CHAIN_PARAMS]
+    state = build_state(
+        seed=settings.devnet_seed if seed is None else seed,
+        history_days=settings.devnet_history_days if history_days is None else history_days,
+        chains=chain_ids, scale=scale, genesis_ts=genesis_ts, now=now, manual_clock=manual_clock,
+        data_dir=settings.data_dir, contracts={c: settings.contracts(c) for c in chain_ids},
+    )
+    app = create_app(state, "devnet")
+    log.info(_summary(state, f"http://{host}:{port}"))
+    app.run(host=host, port=port, single_process=True, access_log=False, motd=False)
+
+
+class DevnetServer:
+    """A devnet on a free local port, served from a background thread (for tests).
+
+        with DevnetServer(seed=1, history_days=7, genesis_ts=..., manual_clock=True) as dn:
+            Web3(Web3.HTTPProvider(dn.rpc_url(56)))
+    """
+
+    def __init__(self, *, seed: int = 56, history_days: float = 10, chains=(56,), scale: float = 1.0,
+                 genesis_ts: int | None = None, now: int | None = None, manual_clock: bool = True,
+                 host: str = "127.0.0.1", port: int = 0, data_dir: Path | None = None,
+                 state: DevnetState | None = None):
+        self.host = host
+        self._port = port
+        self.state = state or build_state(seed=seed, history_days=history_days, chains=chains, scale=scale,
+                                          genesis_ts=genesis_ts, now=now, manual_clock=manual_clock,
+                                          data_dir=data_dir)
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._server = None
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self.url = ""
+
+    # convenience
+    def sim(self, chain_id: int = 56) -> ChainSim:
+        return self.state.chains[chain_id].sim
+
+    def subgraph_url(self, chain_id: int = 56) -> str:
+        return f"{self.url}/chains/{chain_id}/subgraph"
+
+    def rpc_url(self, chain_id: int = 56) -> str:
+        return f"{self.url}/chains/{chain_id}/rpc"
+
+    def start(self) -> "DevnetServer":
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((self.host, self._port))
+        sock.listen(128)
+        sock.setblocking(False)
+        self.port = sock.getsockname()[1]
+        self.url = f"http://{self.host}:{self.port}"
+        app = create_app(self.state)
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            self._loop = loop
+            asyncio.set_event_loop(loop)
+            try:
+                server = loop.run_until_complete(app.create_server(
+                    sock=sock, return_asyncio_server=True, access_log=False))
+                loop.run_until_complete(server.startup())
+                loop.run_until_complete(server.before_start())
+                loop.run_until_complete(server.after_start())
+                self._server = server
+            except BaseException as exc:  # surface startup errors to the caller
+                self._error = exc
+                self._ready.set()
+                return
+            self._ready.set()
+            try:
+                loop.run_forever()
+            finally:
+                loop.close()
+
+        self._thread = threading.Thread(target=run, name="devnet-server", daemon=True)
+        self._thread.start()
+        self._ready.wait(30)
+        if self._error is not None:
+            raise RuntimeError(f"devnet server failed to start: {self._error}") from self._error
+        log.info(_summary(self.state, self.url))
+        return self
+
+    async def _shutdown(self) -> None:
+        server = self._server
+        try:
+            await server.before_stop()
+            server.server.close()
+            for conn in list(server.connections):
+                conn.close_if_idle()
+            await asyncio.sleep(0.02)
+            for conn in list(server.connections):
+                conn.close()
+            await server.after_stop()
+        finally:
+            me = asyncio.current_task()
+            tasks = [t for t in asyncio.all_tasks() if t is not me]
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    def stop(self) -> None:
+        loop, thread = self._loop, self._thread
+        if loop is not None and thread is not None and loop.is_running():
+            try:
+                asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(10)
+            except Exception:  # noqa: BLE001 - best-effort shutdown
+                log.debug("devnet shutdown", exc_info=True)
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join(10)
+        self._thread = None
+        self._loop = None
+
+    def __enter__(self) -> "DevnetServer":
+        return self.start() if self._thread is None else self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

@@ -1,0 +1,1 @@
+"""Subgraph-style GraphQL endpoint over the simulation (entities in the spirit of Uniswap v3)."""

@@ -1,0 +1,315 @@
+"""Entity rows as of a block: state entities rebuilt from the model, event entities viewed from
+the simulation's records (partial hour/day periods recomputed up to the block)."""
+from __future__ import annotations
+
+import math
+from bisect import bisect_left, bisect_right
+
+from core.epochs import DAY, HOUR, epoch_start
+from devnet.amm.cl import Q96
+from devnet.subgraph.schema import Units
+from devnet.subgraph.store import EventStore
+
+
+class Context:
+    """One root field's view of the chain: the block it reads at, and per-request caches."""
+
+    def __init__(self, service, block: int):
+        self.svc = service
+        self.sim = service.sim
+        self.block = block
+        self.ts = self.sim.block_ts(block)
+        self._state: dict[str, dict[str, dict]] = {}
+
+    def state(self, entity: str) -> dict[str, dict]:
+        rows = self._state.get(entity)
+        if rows is None:
+            rows = self._state[entity] = STATE_BUILDERS[entity](self)
+        return rows
+
+    def entity(self, entity: str, rid: str | None) -> dict | None:
+        if rid is None:
+            return None
+        if entity in STATE_BUILDERS:
+            return self.state(entity).get(rid)
+        return self.svc.stores[entity].get(rid, self)
+
+
+# -- state entities ------------------------------------------------------------------------------
+def _pools(ctx: Context) -> dict[str, dict]:
+    sim, ts = ctx.sim, ctx.ts
+    out = {}
+    for p in sim.pools_at(ts):
+        st = p.state_at(ts)
+        price1 = p.price1_per_0(st)
+        if p.is_cl:
+            liquidity, sqrt_price, tick = st.liquidity, st.sqrt_price, st.tick
+        else:
+            liquidity = math.isqrt(st.reserve0 * st.reserve1)
+            raw = price1 * p.token1.unit / p.token0.unit
+            sqrt_price = int(math.sqrt(raw) * Q96) if raw > 0 else 0
+            tick = None
+        g = p.gauge
+        out[p.id] = {
+            "id": p.id,
+            "type": p.kind,
+            "name": p.spec.label,
+            "token0": p.token0.id,
+            "token1": p.token1.id,
+            "feeTier": st.fee,
+            "defaultFeeTier": p.default_fee,
+            "tickSpacing": p.tick_spacing,
+            "isDynamicFee": p.is_dynamic,
+            "isCustomFee": p.is_custom,
+            "liquidity": liquidity,
+            "sqrtPrice": sqrt_price,
+            "tick": tick,
+            "reserve0": Units(st.reserve0, p.token0.decimals),
+            "reserve1": Units(st.reserve1, p.token1.decimals),
+            "token0Price": 1.0 / price1 if price1 > 0 else 0.0,
+            "token1Price": price1,
+            "totalValueLockedUSD": p.tvl_usd(st, ts),
+            "volumeUSD": st.volume_usd,
+            "feesUSD": st.fees_usd,
+            "txCount": st.tx_count,
+            "createdAtTimestamp": p.created_ts,
+            "createdAtBlockNumber": p.created_block,
+            "gauge": g.id if g is not None and g.exists_at(ts) else None,
+        }
+    return out
+
+
+def _tokens(ctx: Context) -> dict[str, dict]:
+    sim, ts = ctx.sim, ctx.ts
+    if ts < sim.genesis_ts:
+        return {}
+    pools = ctx.state("Pool")
+    native = sim.price(sim.native, ts)
+    acc = {t.id: [0, 0.0, 0, 0] for t in sim.tokens}  # raw locked, volume, txs, pools
+    for row in pools.values():
+        p = sim.pool_by_id[row["id"]]
+        for tok, res in ((p.token0, row["reserve0"]), (p.token1, row["reserve1"])):
+            a = acc[tok.id]
+            a[0] += res.raw
+            a[1] += row["volumeUSD"]
+            a[2] += row["txCount"]
+            a[3] += 1
+    out = {}
+    for t in sim.tokens:
+        price = sim.price(t, ts)
+        raw, vol, txs, npools = acc[t.id]
+        locked = Units(raw, t.decimals)
+        supply = sim.core_total_supply(ts) if t is sim.core else int(t.spec.supply) * t.unit
+        out[t.id] = {
+            "id": t.id,
+            "symbol": t.symbol,
+            "name": t.spec.name,
+            "decimals": t.decimals,
+            "derivedETH": price / native,
+            "priceUSD": price,
+            "totalValueLocked": locked,
+            "totalValueLockedUSD": float(locked) * price,
+            "volumeUSD": vol,
+            "txCount": txs,
+            "poolCount": npools,
+            "totalSupply": supply,
+        }
+    return out
+
+
+def _factories(ctx: Context) -> dict[str, dict]:
+    sim = ctx.sim
+    if ctx.ts < sim.genesis_ts:
+        return {}
+    pools = ctx.state("Pool")
+    out = {}
+    for key, kind in (("v2Factory", "v2"), ("clFactory", "cl")):
+        addr = sim.contracts.get(key)
+        if not addr:
+            continue
+        rows = [r for r in pools.values() if (r["type"] == "cl") == (kind == "cl")]
+        fid = addr.lower()
+        out[fid] = {
+            "id": fid,
+            "type": kind,
+            "poolCount": len(rows),
+            "txCount": sum(r["txCount"] for r in rows),
+            "totalVolumeUSD": math.fsum(r["volumeUSD"] for r in rows),
+            "totalFeesUSD": math.fsum(r["feesUSD"] for r in rows),
+            "totalValueLockedUSD": math.fsum(r["totalValueLockedUSD"] for r in rows),
+        }
+    return out
+
+
+def _bundles(ctx: Context) -> dict[str, dict]:
+    if ctx.ts < ctx.sim.genesis_ts:
+        return {}
+    return {"1": {"id": "1", "ethPriceUSD": ctx.sim.price(ctx.sim.native, ctx.ts)}}
+
+
+def _gauges(ctx: Context) -> dict[str, dict]:
+    sim, ts = ctx.sim, ctx.ts
+    gov = sim.gov
+    epoch = epoch_start(ts)
+    out = {}
+    for g in gov.gauges:
+        if not g.exists_at(ts):
+            continue
+        alive = g.alive_at(ts)
+        emitted = gov.gauge_emissions.get(epoch, {}).get(g.pool.id, 0) if alive else 0
+        out[g.id] = {
+            "id": g.id,
+            "pool": g.pool.id,
+            "isAlive": alive,
+            "createdAtTimestamp": g.created_ts,
+            "killedAtTimestamp": g.killed_ts if g.killed_ts is not None and g.killed_ts <= ts else None,
+            "rewardRate": gov.gauge_reward_rate(g, ts),
+            "emissionsEpoch": Units(emitted, 18),
+            "votes": Units(gov.pool_weight(g.pool.id, ts), 18),
+            "feesVotingReward": g.fees_reward.lower(),
+            "bribeVotingReward": g.bribe_reward.lower(),
+        }
+    return out
+
+
+def _venfts(ctx: Context) -> dict[str, dict]:
+    sim, ts = ctx.sim, ctx.ts
+    out = {}
+    for lock in sim.gov.locks:
+        if lock.created_ts > ts:
+            break
+        amount, end, perm, owner = lock.state_at(ts)
+        tid = str(lock.token_id)
+        power = amount if perm else (amount * (end - ts) // (4 * 365 * 86400) if end > ts else 0)
+        out[tid] = {
+            "id": tid,
+            "tokenId": lock.token_id,
+            "owner": owner,
+            "lockedAmount": Units(amount, 18),
+            "unlockTime": end,
+            "isPermanent": perm,
+            "votingPower": Units(power, 18),
+            "isFoundation": lock.foundation,
+            "createdAtTimestamp": lock.created_ts,
+            "createdAtBlockNumber": lock.created_block,
+        }
+    return out
+
+
+STATE_BUILDERS = {
+    "Pool": _pools,
+    "Token": _tokens,
+    "Factory": _factories,
+    "Bundle": _bundles,
+    "Gauge": _gauges,
+    "VeNFT": _venfts,
+}
+
+
+# -- event entities ------------------------------------------------------------------------------
+def _swap_view(s, ctx) -> dict:
+    p = s.pool
+    return {
+        "id": s.id,
+        "timestamp": s.ts,
+        "blockNumber": s.block,
+        "pool": p.id,
+        "sender": s.sender,
+        "amount0": Units(s.amount0, p.token0.decimals),
+        "amount1": Units(s.amount1, p.token1.decimals),
+        "amountUSD": s.amount_usd,
+        "feesUSD": s.fees_usd,
+        "transactionHash": s.id.split("#", 1)[0],
+        "logIndex": s.log_index,
+        "token0": p.token0.id,
+        "token1": p.token1.id,
+        "tick": s.tick,
+        "sqrtPriceX96": s.sqrt_price,
+    }
+
+
+def _partial_pool_period(ctx, row: dict, start: int, key: str) -> dict:
+    sim, ts = ctx.sim, ctx.ts
+    p = sim.pool_by_id[row["pool"]]
+    st = p.state_at(ts)
+    if st is None:  # the pool is created later in this period
+        return None
+    i, j = bisect_left(p.ev_ts, start), bisect_right(p.ev_ts, ts)
+    out = {
+        "id": row["id"],
+        key: row[key],
+        "pool": row["pool"],
+        "volumeUSD": math.fsum(p.ev_usd[i:j]),
+        "feesUSD": math.fsum(p.ev_fees[i:j]),
+        "tvlUSD": p.tvl_usd(st, ts),
+        "txCount": j - i,
+    }
+    if key == "periodStartUnix":
+        price1 = p.price1_per_0(st)
+        out["close"] = 1.0 / price1 if price1 > 0 else 0.0
+    return out
+
+
+def _pool_hour_view(row, ctx) -> dict:
+    if row["periodStartUnix"] + HOUR > ctx.ts:
+        return _partial_pool_period(ctx, row, row["periodStartUnix"], "periodStartUnix")
+    return row
+
+
+def _pool_day_view(row, ctx) -> dict:
+    if row["date"] + DAY > ctx.ts:
+        return _partial_pool_period(ctx, row, row["date"], "date")
+    return row
+
+
+def _token_hour_view(row, ctx) -> dict:
+    start = row["periodStartUnix"]
+    if start + HOUR <= ctx.ts:
+        return row
+    sim, ts = ctx.sim, ctx.ts
+    tok = sim.token_by_id[row["token"]]
+    vols = []
+    for p in sim.pools:
+        if tok is p.token0 or tok is p.token1:
+            i, j = bisect_left(p.ev_ts, start), bisect_right(p.ev_ts, ts)
+            vols.extend(p.ev_usd[i:j])
+    return {"id": row["id"], "periodStartUnix": start, "token": row["token"],
+            "priceUSD": sim.price(tok, ts), "volumeUSD": math.fsum(vols)}
+
+
+def _with_units(field: str, decimals_of):
+    def view(row, ctx) -> dict:
+        out = dict(row)
+        out[field] = Units(row[field], decimals_of(ctx, row))
+        return out
+    return view
+
+
+def _token_decimals(ctx, row) -> int:
+    return ctx.sim.token_by_id[row["token"]].decimals
+
+
+def build_stores(sim) -> dict[str, EventStore]:
+    gov = sim.gov
+    ts_key = lambda r: r["timestamp"]  # noqa: E731
+    id_key = lambda r: r["id"]  # noqa: E731
+    return {
+        "Swap": EventStore("Swap", lambda: sim.swaps, lambda s: s.ts, lambda s: s.id,
+                           {"pool": lambda s: s.pool.id}, _swap_view, ("timestamp", "blockNumber")),
+        "PoolHourData": EventStore("PoolHourData", lambda: sim.hour_rows, lambda r: r["periodStartUnix"], id_key,
+                                   {"pool": lambda r: r["pool"]}, _pool_hour_view, ("periodStartUnix",), HOUR),
+        "PoolDayData": EventStore("PoolDayData", lambda: sim.day_rows, lambda r: r["date"], id_key,
+                                  {"pool": lambda r: r["pool"]}, _pool_day_view, ("date",), DAY),
+        "TokenHourData": EventStore("TokenHourData", lambda: sim.token_hour_rows, lambda r: r["periodStartUnix"],
+                                    id_key, {"token": lambda r: r["token"]}, _token_hour_view,
+                                    ("periodStartUnix",), HOUR),
+        "Vote": EventStore("Vote", lambda: gov.votes, ts_key, id_key,
+                           {"veNFT": lambda r: r["veNFT"], "pool": lambda r: r["pool"]},
+                           _with_units("weight", lambda ctx, r: 18), ("timestamp", "blockNumber")),
+        "Bribe": EventStore("Bribe", lambda: gov.bribes, ts_key, id_key,
+                            {"gauge": lambda r: r["gauge"], "pool": lambda r: r["pool"], "token": lambda r: r["token"]},
+                            _with_units("amount", _token_decimals), ("timestamp", "blockNumber")),
+        "Claim": EventStore("Claim", lambda: gov.claims, ts_key, id_key,
+                            {"veNFT": lambda r: r["veNFT"], "gauge": lambda r: r["gauge"], "token": lambda r: r["token"]},
+                            _with_units("amount", _token_decimals), ("timestamp", "blockNumber")),
+    }
