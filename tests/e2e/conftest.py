@@ -28,6 +28,7 @@ class Stack:
     warehouse: Service
     devnet: Service
     api: Service
+    published_snapshots: list[int]  # snapshot times (Unix seconds) this suite has published
 
     @property
     def api_url(self) -> str:
@@ -98,10 +99,11 @@ def stack(tmp_path_factory) -> Stack:
         from warehouse.migrate import migrate
 
         migrate(settings)
-        backfill(settings, snapshots_until_offset=STALE_BY_SECONDS, snapshot_hours=6)
+        summary = backfill(settings, snapshots_until_offset=STALE_BY_SECONDS, snapshot_hours=6)
+        assert summary["published"], "the backfill published no snapshot"
         api = Service("api", cli("api"), f"http://127.0.0.1:{env['API_PORT']}/api/stats/openapi.json", env, data_dir / "api.log").start()
         services.append(api)
-        yield Stack(settings, data_dir, env, warehouse, devnet, api)
+        yield Stack(settings, data_dir, env, warehouse, devnet, api, list(summary["published"]))
     finally:
         for svc in reversed(services):
             svc.stop()
@@ -111,6 +113,9 @@ def stack(tmp_path_factory) -> Stack:
 def fresh(stack) -> Stack:
     """The stack with the newest 15-minute partition published."""
     from orchestration.backfill import run_snapshot
+    from orchestration.partitions import latest_snapshot_key, snapshot_at_of
 
-    run_snapshot(stack.settings)
+    key = latest_snapshot_key()
+    run_snapshot(stack.settings, key)
+    stack.published_snapshots.append(snapshot_at_of(key))
     return stack

@@ -3,13 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.epochs import QUARTER_HOUR, iso
-
-
-def latest_boundary(stack) -> int:
-    import time
-
-    return int(time.time()) // QUARTER_HOUR * QUARTER_HOUR
+from core.epochs import iso
 
 
 @pytest.mark.stale_stack
@@ -44,13 +38,17 @@ def test_health_flips_from_503_to_200_when_a_fresh_snapshot_lands(stack):
     assert stale.headers["Cache-Control"] == "no-store"
 
     from orchestration.backfill import run_snapshot
+    from orchestration.partitions import latest_snapshot_key, snapshot_at_of
 
-    run_snapshot(stack.settings)
+    key = latest_snapshot_key()
+    run_snapshot(stack.settings, key)
+    stack.published_snapshots.append(snapshot_at_of(key))
     fresh = stack.get("/api/stats/health")
     assert fresh.status_code == 200
     data = fresh.json()["data"]
     assert data["healthy"] is True
-    assert data["snapshotAt"] == iso(latest_boundary(stack)) or data["ageSeconds"] < 45 * 60
+    assert data["snapshotAt"] == iso(snapshot_at_of(key))
+    assert 0 <= data["ageSeconds"] < 45 * 60
 
 
 def test_etag_and_conditional_requests(fresh):

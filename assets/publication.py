@@ -1,0 +1,186 @@
+"""Publication of snapshots in `snapshot_runs`: the row that makes a snapshot visible.
+
+- `publish()` (the `snapshot_publication` asset) runs only after the three snapshot assets
+  succeeded in the same run. It verifies in the warehouse that every snapshot time of the range
+  has its protocol row and `pool_count` pool rows, then writes one 'success' row per snapshot
+  time with the run id, block, row counts and sources. Until then readers keep serving the
+  previous successful snapshot.
+- `failures_recorded()` wraps each snapshot asset: on any exception it writes a 'failed' row per
+  snapshot time (status, error message) before re-raising. Readers ignore non-success rows; a
+  later success of the same run replaces its failed row (ReplacingMergeTree on finished_at).
+"""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
+
+from assets.writers import insert_columns, query_rows, utc
+
+SOURCES = ["subgraph", "chain-rpc"]
+SNAPSHOT_TABLES = ("protocol_snap15m", "pool_snap15m", "token_snap15m")
+UPSTREAM_ASSETS = ("token_snapshots", "pool_snapshots", "protocol_snapshot")
+MAX_ERROR_CHARS = 2000
+
+
+def run_id_of(context) -> str:
+    run = getattr(context, "run", None)
+    return run.run_id if run is not None else context.run_id
+
+
+def run_started_at(context) -> float:
+    try:
+        record = context.instance.get_run_record_by_id(run_id_of(context))
+        if record is not None and record.start_time:
+            return float(record.start_time)
+    except Exception:  # noqa: BLE001 - the start time is informative only
+        pass
+    return time.time()
+
+
+def write_runs(
+    client,
+    *,
+    chain_id: int,
+    run_id: str,
+    status: str,
+    rows: Sequence[dict[str, Any]],
+    started_at: float,
+    asset: str,
+    partition_range: str,
+    error: str = "",
+) -> int:
+    finished = utc(time.time())
+    columns = {
+        "chain_id": [chain_id] * len(rows),
+        "snapshot_at": [utc(r["snapshot_at"]) for r in rows],
+        "run_id": [run_id] * len(rows),
+        "status": [status] * len(rows),
+        "block_number": [int(r.get("block_number") or 0) for r in rows],
+        "block_timestamp": [utc(r.get("block_ts") or 0) for r in rows],
+        "started_at": [utc(started_at)] * len(rows),
+        "finished_at": [finished] * len(rows),
+        "rows_written": [dict(r.get("rows_written") or {}) for r in rows],
+        "sources": [list(SOURCES)] * len(rows),
+        "error": [error[:MAX_ERROR_CHARS]] * len(rows),
+    }
+    return insert_columns(client, "snapshot_runs", columns, asset=asset, partition_range=partition_range)
+
+
+def record_failure(
+    warehouse, *, run_id: str, started_at: float, chain_id: int, times: Sequence[int],
+    asset: str, partition_range: str, message: str, log=None,
+) -> None:
+    """Write a 'failed' row per snapshot time; never raises (the original error matters more)."""
+    try:
+        with warehouse.client() as client:
+            write_runs(
+                client,
+                chain_id=chain_id,
+                run_id=run_id,
+                status="failed",
+                rows=[{"snapshot_at": t} for t in times],
+                started_at=started_at,
+                asset=asset,
+                partition_range=partition_range,
+                error=message,
+            )
+    except Exception as record_exc:  # noqa: BLE001
+        if log is not None:
+            log.error(f"could not record the failed snapshot run: {record_exc!r}")
+
+
+@contextmanager
+def failures_recorded(
+    context, warehouse, *, chain_id: int, times: Sequence[int], asset: str, partition_range: str
+) -> Iterator[None]:
+    """Record a 'failed' snapshot_runs row per time if the body raises, then re-raise."""
+    try:
+        yield
+    except BaseException as exc:
+        record_failure(
+            warehouse,
+            run_id=run_id_of(context),
+            started_at=run_started_at(context),
+            chain_id=chain_id,
+            times=times,
+            asset=asset,
+            partition_range=partition_range,
+            message=f"{asset}: {type(exc).__name__}: {exc}",
+            log=context.log,
+        )
+        raise
+
+
+def upstream_succeeded_in_run(context) -> list[str]:
+    """Names of the upstream snapshot steps that did NOT succeed in this run."""
+    from dagster import DagsterEventType
+
+    events = context.instance.all_logs(run_id_of(context), of_type=DagsterEventType.STEP_SUCCESS)
+    done = {e.step_key for e in events}
+    return [name for name in UPSTREAM_ASSETS if name not in done]
+
+
+def publish(
+    context,
+    client,
+    *,
+    chain_id: int,
+    times: Sequence[int],
+    partition_range: str,
+) -> dict[str, Any]:
+    """Verify the stored snapshot rows of `times` and write their 'success' rows."""
+    missing_steps = upstream_succeeded_in_run(context)
+    if missing_steps:
+        raise RuntimeError(
+            f"refusing to publish: {', '.join(missing_steps)} did not succeed in this run "
+            "(materialize the whole snapshot_job)"
+        )
+    expected = list(times)
+    stored = {
+        int(r["snapshot_ts"]): r
+        for r in query_rows(
+            client,
+            "snapshots/snapshot_row_counts.sql",
+            {"chain_id": chain_id, "from_ts": times[0], "to_ts": times[-1]},
+        )
+    } if times else {}
+    problems = []
+    for t in expected:
+        row = stored.get(t)
+        if row is None:
+            problems.append(f"{t}: no protocol row")
+        elif int(row["protocol_rows"]) != 1:
+            problems.append(f"{t}: {row['protocol_rows']} protocol rows")
+        elif int(row["pool_rows"]) != int(row["pool_count"]):
+            problems.append(f"{t}: {row['pool_rows']} pool rows for pool_count {row['pool_count']}")
+    if problems:
+        raise RuntimeError(f"refusing to publish {len(problems)} incomplete snapshot(s): {problems[:5]}")
+    rows = [
+        {
+            "snapshot_at": t,
+            "block_number": stored[t]["block_number"],
+            "block_ts": stored[t]["block_ts"],
+            "rows_written": {
+                "protocol_snap15m": int(stored[t]["protocol_rows"]),
+                "pool_snap15m": int(stored[t]["pool_rows"]),
+                "token_snap15m": int(stored[t]["token_rows"]),
+            },
+        }
+        for t in expected
+    ]
+    written = write_runs(
+        client,
+        chain_id=chain_id,
+        run_id=run_id_of(context),
+        status="success",
+        rows=rows,
+        started_at=run_started_at(context),
+        asset="snapshot_publication",
+        partition_range=partition_range,
+    )
+    return {
+        "published": written,
+        "pool_rows": sum(r["rows_written"]["pool_snap15m"] for r in rows),
+        "token_rows": sum(r["rows_written"]["token_snap15m"] for r in rows),
+    }

@@ -1,0 +1,59 @@
+"""Daily rollups: pool_daily and protocol_daily from the hourly tables (INSERT ... SELECT FINAL).
+
+Same daily partitions as pool_hourly; a range of days is one statement per table. A day that is
+still in progress gets a row with hours_covered < 24, rewritten (ReplacingMergeTree) as its
+hours are added; the API marks it partial.
+"""
+
+from dagster import (
+    AssetExecutionContext,
+    AssetsDefinition,
+    BackfillPolicy,
+    MaterializeResult,
+    PartitionsDefinition,
+    asset,
+)
+
+from assets.writers import query_rows, run_transform
+from orchestration.resources import ChainResource, WarehouseResource
+
+GROUP = "history"
+# target table -> (INSERT ... SELECT file, source table whose fingerprint keys the dedup token)
+TRANSFORMS = {
+    "pool_daily": ("rollups/pool_daily.sql", "pool_hourly"),
+    "protocol_daily": ("rollups/protocol_daily.sql", "protocol_hourly"),
+}
+
+
+def build_rollup_assets(partitions_def: PartitionsDefinition, pool_hourly: AssetsDefinition) -> list[AssetsDefinition]:
+    @asset(
+        name="daily_rollups",
+        deps=[pool_hourly],
+        partitions_def=partitions_def,
+        backfill_policy=BackfillPolicy.single_run(),
+        group_name=GROUP,
+        kinds={"clickhouse", "sql"},
+        metadata={"tables": "pool_daily, protocol_daily", "sql": ", ".join(sql for sql, _ in TRANSFORMS.values())},
+        description="Per-day pool and protocol totals rolled up from the hourly tables.",
+    )
+    def daily_rollups(
+        context: AssetExecutionContext, warehouse: WarehouseResource, chain: ChainResource
+    ) -> MaterializeResult:
+        window = context.partition_time_window
+        params = {
+            "chain_id": chain.chain_id,
+            "from_ts": int(window.start.timestamp()),
+            "to_ts": int(window.end.timestamp()),
+        }
+        keys = context.partition_key_range
+        metadata = {}
+        with warehouse.client() as client:
+            fingerprint = query_rows(client, "rollups/hourly_fingerprint.sql", params)[0]
+            for table, (sql, source) in TRANSFORMS.items():
+                token = f"daily_rollups/{table}/{keys.start}..{keys.end}/{fingerprint[source]}"
+                summary = run_transform(client, sql, params, dedup_token=token)
+                metadata[f"{table}_rows_written"] = int(getattr(summary, "written_rows", 0) or 0)
+                metadata[f"{source}_fingerprint"] = fingerprint[source]
+        return MaterializeResult(metadata=metadata)
+
+    return [daily_rollups]

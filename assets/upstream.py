@@ -1,0 +1,155 @@
+"""Shared upstream reads for the assets: snapshot blocks, subgraph entities, parsing.
+
+Nothing here writes; the asset modules turn these reads into warehouse rows.
+"""
+from __future__ import annotations
+
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence, TypeVar
+
+from core.epochs import QUARTER_HOUR
+from readers.chain import BlockNotFinal, BlockRef, ChainReader
+from readers.graphql import SubgraphClient, SubgraphError, SubgraphMeta
+
+log = logging.getLogger("assets.upstream")
+T = TypeVar("T")
+R = TypeVar("R")
+
+# How long a run waits for the chain to pass a snapshot time, or the subgraph to index the block
+# (a run started right at a 15-minute boundary); after that the asset fails and records it.
+HEAD_WAIT_SECONDS = 60.0
+FETCH_WORKERS = 4  # concurrent upstream reads within one run (snapshot times are independent)
+
+TOKEN_FIELDS = "symbol name decimals derivedETH priceUSD totalValueLockedUSD"
+POOL_FIELDS = (
+    "type token0 { id symbol } token1 { id symbol } feeTier isDynamicFee reserve0 reserve1 "
+    "totalValueLockedUSD createdAtTimestamp gauge { id isAlive }"
+)
+POOL_TVL_FIELDS = "type totalValueLockedUSD"
+POOL_HOUR_FIELDS = "periodStartUnix pool { id } volumeUSD feesUSD tvlUSD txCount"
+
+
+@dataclass(frozen=True)
+class SnapshotPoint:
+    snapshot_at: int  # T, Unix seconds (a 15-minute boundary)
+    block: BlockRef  # the last block with timestamp <= T
+
+
+def window_snapshot_times(start_ts: int, end_ts: int) -> list[int]:
+    """Snapshot times (partition ends) of the 15-minute partitions in [start_ts, end_ts)."""
+    return list(range(start_ts + QUARTER_HOUR, end_ts + 1, QUARTER_HOUR))
+
+
+def subgraph_head(subgraph: SubgraphClient) -> SubgraphMeta:
+    meta = subgraph.meta()
+    if meta.has_indexing_errors:
+        raise SubgraphError(subgraph.url, f"subgraph reports indexing errors at block {meta.block_number}")
+    return meta
+
+
+def resolve_points(
+    chain: ChainReader,
+    subgraph: SubgraphClient,
+    times: Sequence[int],
+    *,
+    wait_seconds: float = HEAD_WAIT_SECONDS,
+) -> list[SnapshotPoint]:
+    """Block of every snapshot time; waits (bounded) for the chain and subgraph to pass them.
+
+    A time whose block is not final yet (the chain head has not passed it) or not yet indexed by
+    the subgraph makes the run wait up to `wait_seconds`, then fail: never a partial snapshot.
+    """
+    if not times:
+        return []
+    deadline = time.monotonic() + wait_seconds
+    while True:
+        head = chain.head()
+        if head.timestamp > max(times):
+            break
+        if time.monotonic() >= deadline:
+            raise BlockNotFinal(
+                f"chain head {head.number} at {head.timestamp} has not passed snapshot time {max(times)}"
+            )
+        time.sleep(min(3.0, max(0.2, deadline - time.monotonic())))
+    points = [SnapshotPoint(t, chain.block_at(t, head)) for t in times]
+    need = max(p.block.number for p in points)
+    while True:
+        meta = subgraph_head(subgraph)
+        if meta.block_number >= need:
+            break
+        if time.monotonic() >= deadline:
+            raise SubgraphError(
+                subgraph.url,
+                f"subgraph is behind: indexed up to block {meta.block_number}, snapshot needs {need}",
+                retryable=True,
+            )
+        time.sleep(1.0)
+    return points
+
+
+def protocol_start(subgraph: SubgraphClient) -> int | None:
+    """Creation time of the first pool: where the protocol's history begins (None if no pool)."""
+    data = subgraph.query(
+        "{ pools(first: 1, orderBy: createdAtTimestamp, orderDirection: asc) { id createdAtTimestamp } }"
+    )
+    pools = data.get("pools") or []
+    return int(pools[0]["createdAtTimestamp"]) if pools else None
+
+
+def fetch_each(
+    items: Sequence[T],
+    fn: Callable[[T], R],
+    *,
+    workers: int = FETCH_WORKERS,
+    on_done: Callable[[int, int], None] | None = None,
+) -> list[R]:
+    """`fn` over `items` with a few threads, results in input order; the first error raises."""
+    total = len(items)
+    if workers <= 1 or total <= 1:
+        out = []
+        for i, item in enumerate(items, 1):
+            out.append(fn(item))
+            if on_done:
+                on_done(i, total)
+        return out
+    results: list[Any] = [None] * total
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="upstream") as pool:
+        futures = [pool.submit(fn, item) for item in items]
+        for i, fut in enumerate(futures):
+            results[i] = fut.result()  # raises the first failure in input order
+            if on_done:
+                on_done(i + 1, total)
+    return results
+
+
+# -- parsing ---------------------------------------------------------------------------------
+def opt_float(value: Any) -> float | None:
+    """Subgraph BigDecimal (a JSON string) -> float; None stays None (unknown, not zero)."""
+    if value is None or value == "":
+        return None
+    return float(value)
+
+
+def req_float(value: Any, what: str) -> float:
+    out = opt_float(value)
+    if out is None:
+        raise ValueError(f"missing value for {what}")
+    return out
+
+
+def req_int(value: Any, what: str) -> int:
+    if value is None or value == "":
+        raise ValueError(f"missing value for {what}")
+    return int(value)
+
+
+def ref_id(value: Any) -> str | None:
+    """A relation field, either `{id: ...}` or a bare id string, as a lower-case id."""
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        value = value.get("id")
+    return str(value).lower() if value is not None else None

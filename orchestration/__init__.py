@@ -1,0 +1,1 @@
+"""Dagster code location: definitions, resources, partitions, jobs, schedules, checks, backfill."""

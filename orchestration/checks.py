@@ -1,0 +1,152 @@
+"""Asset checks: the same rules the API and the health route rely on, visible in the Dagster UI.
+
+Each check is one SQL file in warehouse_sql/transforms/checks/ run against the warehouse:
+
+- freshness: the newest successful snapshot is at most STALE_AFTER_MINUTES old (45 by default);
+- row counts: one protocol row per published snapshot and `pool_count` pool rows;
+- reconciliation: protocol TVL == sum of pool TVL (and v2 + CL == total) within 1e-9 relative;
+  protocol_daily == sum of protocol_hourly per day;
+- hourly completeness: 24 buckets per complete day, no bucket for an hour that had not ended,
+  protocol pool_count == pool buckets per hour.
+
+Checks run after their asset (and after publication where they read published snapshots).
+"""
+
+import time
+from typing import Sequence
+
+from dagster import AssetCheckExecutionContext, AssetCheckResult, AssetCheckSeverity, AssetChecksDefinition, asset_check
+
+from assets.writers import query_rows
+from core.config import Settings
+from core.epochs import iso
+from orchestration.resources import ChainResource, WarehouseResource
+
+REL_TOL = 1e-9
+FAR_FUTURE = 32503680000  # year 3000: "no upper bound" for range-parameterized check SQL
+
+
+def build_checks(settings: Settings) -> Sequence[AssetChecksDefinition]:
+    stale_after = settings.stale_after_minutes * 60
+
+    @asset_check(
+        asset="protocol_snapshot",
+        name="protocol_snapshot_fresh",
+        additional_deps=["snapshot_publication"],
+        description=f"The newest successful snapshot is at most {settings.stale_after_minutes} minutes old.",
+    )
+    def protocol_snapshot_fresh(
+        context: AssetCheckExecutionContext, warehouse: WarehouseResource, chain: ChainResource
+    ) -> AssetCheckResult:
+        with warehouse.client() as client:
+            row = query_rows(client, "checks/snapshot_freshness.sql", {"chain_id": chain.chain_id})[0]
+        last = row["last_success_ts"]
+        age = None if last is None else int(time.time()) - int(last)
+        return AssetCheckResult(
+            passed=age is not None and age <= stale_after,
+            severity=AssetCheckSeverity.ERROR,
+            metadata={
+                "last_success": iso(last) if last is not None else "none",
+                "age_seconds": age if age is not None else -1,
+                "stale_after_seconds": stale_after,
+                "successful_snapshots": int(row["successes"]),
+                "failed_attempts": int(row["failures"]),
+            },
+        )
+
+    @asset_check(
+        asset="snapshot_publication",
+        name="published_snapshot_row_counts",
+        description="Every published snapshot has one protocol row and pool_count pool rows.",
+    )
+    def published_snapshot_row_counts(
+        context: AssetCheckExecutionContext, warehouse: WarehouseResource, chain: ChainResource
+    ) -> AssetCheckResult:
+        with warehouse.client() as client:
+            row = query_rows(client, "checks/snapshot_row_counts.sql",
+                             {"chain_id": chain.chain_id, "from_ts": 0, "to_ts": FAR_FUTURE})[0]
+        bad = int(row["bad_protocol_rows"]) + int(row["bad_pool_rows"])
+        return AssetCheckResult(
+            passed=bad == 0,
+            metadata={
+                "published": int(row["published"]),
+                "bad_protocol_rows": int(row["bad_protocol_rows"]),
+                "bad_pool_rows": int(row["bad_pool_rows"]),
+                "examples": ", ".join(iso(t) for t in row["examples"]),
+            },
+        )
+
+    @asset_check(
+        asset="protocol_snapshot",
+        name="protocol_tvl_reconciles_with_pools",
+        additional_deps=["pool_snapshots", "snapshot_publication"],
+        description="Protocol TVL equals the sum of its pools' TVL (and v2 + CL equals the total), 1e-9 relative.",
+    )
+    def protocol_tvl_reconciles_with_pools(
+        context: AssetCheckExecutionContext, warehouse: WarehouseResource, chain: ChainResource
+    ) -> AssetCheckResult:
+        with warehouse.client() as client:
+            row = query_rows(client, "checks/protocol_tvl_reconciliation.sql",
+                             {"chain_id": chain.chain_id, "from_ts": 0, "to_ts": FAR_FUTURE, "rel_tol": REL_TOL})[0]
+        return AssetCheckResult(
+            passed=int(row["mismatched"]) == 0,
+            metadata={
+                "checked": int(row["checked"]),
+                "mismatched": int(row["mismatched"]),
+                "max_rel_err": float(row["max_rel_err"] or 0.0),
+                "examples": ", ".join(iso(t) for t in row["examples"]),
+            },
+        )
+
+    @asset_check(
+        asset="daily_rollups",
+        name="protocol_daily_reconciles_with_hourly",
+        description="protocol_daily volume/fees equal the sum of protocol_hourly per day (1e-9 relative).",
+    )
+    def protocol_daily_reconciles_with_hourly(
+        context: AssetCheckExecutionContext, warehouse: WarehouseResource, chain: ChainResource
+    ) -> AssetCheckResult:
+        with warehouse.client() as client:
+            row = query_rows(client, "checks/daily_reconciliation.sql",
+                             {"chain_id": chain.chain_id, "from_ts": 0, "to_ts": FAR_FUTURE, "rel_tol": REL_TOL})[0]
+        return AssetCheckResult(
+            passed=int(row["mismatched"]) == 0,
+            metadata={
+                "days_checked": int(row["checked"]),
+                "mismatched": int(row["mismatched"]),
+                "max_rel_err": float(row["max_rel_err"] or 0.0),
+                "examples": ", ".join(row["examples"]),
+            },
+        )
+
+    @asset_check(
+        asset="pool_hourly",
+        name="hourly_buckets_complete",
+        description="24 protocol buckets per complete day, none for an unfinished hour, pool counts consistent.",
+    )
+    def hourly_buckets_complete(
+        context: AssetCheckExecutionContext, warehouse: WarehouseResource, chain: ChainResource
+    ) -> AssetCheckResult:
+        with warehouse.client() as client:
+            row = query_rows(client, "checks/hourly_completeness.sql",
+                             {"chain_id": chain.chain_id, "now_ts": int(time.time())})[0]
+        bad = int(row["incomplete_days"]) + int(row["future_buckets"]) + int(row["pool_count_mismatches"])
+        return AssetCheckResult(
+            passed=bad == 0,
+            metadata={
+                "buckets": int(row["buckets"]),
+                "complete_days": int(row["complete_days"]),
+                "incomplete_days": int(row["incomplete_days"]),
+                "incomplete_examples": ", ".join(row["incomplete_examples"]),
+                "future_buckets": int(row["future_buckets"]),
+                "pool_count_mismatches": int(row["pool_count_mismatches"]),
+            },
+        )
+
+    return [
+        protocol_snapshot_fresh,
+        published_snapshot_row_counts,
+        protocol_tvl_reconciles_with_pools,
+        protocol_daily_reconciles_with_hourly,
+        hourly_buckets_complete,
+    ]

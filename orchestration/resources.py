@@ -1,0 +1,165 @@
+"""Dagster resources: the warehouse, the subgraph reader and the chain reader, per chain.
+
+Each resource resolves its endpoint from `Settings.from_env()` (every default is the local
+stack), and a field set on the resource overrides one value; `resources_for(settings)` builds
+them from an explicit Settings (tests, backfill). Secrets (the ClickHouse password) are never
+resource fields, so they never show up in run configuration: they come from the environment.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Optional
+
+from dagster import ConfigurableResource, InitResourceContext
+from pydantic import PrivateAttr
+
+from core.chains import MULTICALL3, STATS_CHAIN_ID
+from core.config import Settings
+from readers.chain import ChainReader
+from readers.graphql import SubgraphClient
+
+log = logging.getLogger("orchestration.progress")
+
+
+class WarehouseResource(ConfigurableResource):
+    """ClickHouse through `warehouse.client.get_client` (the one client code path)."""
+
+    clickhouse_url: Optional[str] = None
+    database: Optional[str] = None
+    user: Optional[str] = None
+
+    def settings(self) -> Settings:
+        base = Settings.from_env()
+        overrides = {
+            "clickhouse_url": self.clickhouse_url,
+            "clickhouse_database": self.database,
+            "clickhouse_user": self.user,
+        }
+        return dataclasses.replace(base, **{k: v for k, v in overrides.items() if v})
+
+    @contextmanager
+    def client(self) -> Iterator[Any]:
+        from warehouse.client import get_client
+
+        client = get_client(self.settings())
+        try:
+            yield client
+        finally:
+            client.close()
+
+
+class SubgraphResource(ConfigurableResource):
+    """The chain's subgraph endpoint (SUBGRAPH_URL_<chain> or the devnet's)."""
+
+    chain_id: int = STATS_CHAIN_ID
+    url: Optional[str] = None
+    timeout_seconds: float = 30.0
+    retries: int = 4
+    backoff_seconds: float = 0.5
+
+    _client: Optional[SubgraphClient] = PrivateAttr(default=None)
+
+    def endpoint(self) -> str:
+        return self.url or Settings.from_env().chain(self.chain_id).subgraph_url
+
+    def setup_for_execution(self, context: InitResourceContext) -> None:
+        self._client = SubgraphClient(
+            self.endpoint(), timeout=self.timeout_seconds, retries=self.retries, backoff=self.backoff_seconds
+        )
+
+    def teardown_after_execution(self, context: InitResourceContext) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+    @property
+    def client(self) -> SubgraphClient:
+        if self._client is None:  # used outside a Dagster run (direct invocation)
+            self.setup_for_execution(None)  # type: ignore[arg-type]
+        return self._client  # type: ignore[return-value]
+
+
+class ChainResource(ConfigurableResource):
+    """The chain's JSON-RPC endpoint (RPC_URL_<chain> or the devnet's) and contract book."""
+
+    chain_id: int = STATS_CHAIN_ID
+    rpc_url: Optional[str] = None
+    timeout_seconds: float = 30.0
+    retries: int = 5
+
+    _reader: Optional[ChainReader] = PrivateAttr(default=None)
+
+    def setup_for_execution(self, context: InitResourceContext) -> None:
+        settings = Settings.from_env()
+        contracts = settings.contracts(self.chain_id)
+        self._reader = ChainReader(
+            self.rpc_url or settings.chain(self.chain_id).rpc_url,
+            self.chain_id,
+            contracts.get("multicall3") or MULTICALL3,
+            contracts=contracts,
+            timeout=self.timeout_seconds,
+            retries=self.retries,
+        )
+
+    @property
+    def reader(self) -> ChainReader:
+        if self._reader is None:
+            self.setup_for_execution(None)  # type: ignore[arg-type]
+        return self._reader  # type: ignore[return-value]
+
+    def contracts(self) -> dict[str, str]:
+        return Settings.from_env().contracts(self.chain_id)
+
+
+class Progress:
+    """Progress of long asset runs: a readable line every `every` items and at the end.
+
+    The default logs; `orchestration.backfill` passes one that prints totals across runs.
+    """
+
+    def __init__(self, callback: Callable[[str], None] | None = None, *, offset: int = 0,
+                 total: int | None = None, every: int = 96, started: float | None = None):
+        self.callback = callback
+        self.offset = offset
+        self.total = total
+        self.every = max(1, every)
+        self.started = started if started is not None else time.monotonic()
+
+    def report(self, stage: str, done: int, total: int, *, force: bool = False) -> None:
+        if not force and done % self.every and done != total:
+            return
+        overall_done = self.offset + done
+        overall_total = self.total if self.total is not None else total
+        pct = 100.0 * overall_done / overall_total if overall_total else 100.0
+        line = f"{stage} {overall_done:,}/{overall_total:,} ({pct:.0f}%) {time.monotonic() - self.started:.0f} s elapsed"
+        if self.callback is not None:
+            self.callback(line)
+        else:
+            log.info(line)
+
+
+def resources_for(settings: Settings | None = None, *, chain_id: int = STATS_CHAIN_ID) -> dict[str, Any]:
+    """The resource dict of the code location; with `settings`, endpoints pinned to them."""
+    from dagster import ResourceDefinition
+
+    if settings is None:
+        warehouse = WarehouseResource()
+        subgraph = SubgraphResource(chain_id=chain_id)
+        chain = ChainResource(chain_id=chain_id)
+    else:
+        warehouse = WarehouseResource(
+            clickhouse_url=settings.clickhouse_url,
+            database=settings.clickhouse_database,
+            user=settings.clickhouse_user,
+        )
+        subgraph = SubgraphResource(chain_id=chain_id, url=settings.chain(chain_id).subgraph_url)
+        chain = ChainResource(chain_id=chain_id, rpc_url=settings.chain(chain_id).rpc_url)
+    return {
+        "warehouse": warehouse,
+        "subgraph": subgraph,
+        "chain": chain,
+        "progress": ResourceDefinition.hardcoded_resource(Progress(), "progress lines (logged)"),
+    }

@@ -1,0 +1,76 @@
+"""Schedules: a snapshot every 15 minutes, the hourly history every hour.
+
+- `snapshot_schedule` (*/15) requests the 15-minute partition that just ended (snapshot at the
+  boundary) and skips while another snapshot_job run is in progress: a slow upstream delays one
+  snapshot instead of piling runs up.
+- `history_schedule` (minute 1 of every hour) requests the daily partition containing the hour
+  that just ended; right after midnight that is the previous day, which completes it, and at
+  01:01 the previous day is requested once more, so an hour the subgraph had not indexed yet at
+  00:01 (a lagging upstream) is still written.
+Both default to RUNNING, so `dagster-daemon` on the local default runs them without a click.
+"""
+
+from dagster import (
+    DagsterRunStatus,
+    DefaultScheduleStatus,
+    RunRequest,
+    RunsFilter,
+    ScheduleDefinition,
+    ScheduleEvaluationContext,
+    SkipReason,
+    schedule,
+)
+
+from core.epochs import DAY, HOUR
+from orchestration.partitions import day_key, latest_day_key, latest_snapshot_key
+
+IN_PROGRESS = [
+    DagsterRunStatus.QUEUED,
+    DagsterRunStatus.NOT_STARTED,
+    DagsterRunStatus.STARTING,
+    DagsterRunStatus.STARTED,
+]
+
+
+def _running(context: ScheduleEvaluationContext, job_name: str) -> list[str]:
+    runs = context.instance.get_runs(filters=RunsFilter(job_name=job_name, statuses=IN_PROGRESS), limit=5)
+    return [r.run_id for r in runs]
+
+
+def build_schedules(snapshot_job, history_job) -> list[ScheduleDefinition]:
+    @schedule(
+        name="snapshot_schedule",
+        cron_schedule="*/15 * * * *",
+        job=snapshot_job,
+        execution_timezone="UTC",
+        default_status=DefaultScheduleStatus.RUNNING,
+        description="The 15-minute snapshot that just ended; skipped while a snapshot run is in progress.",
+    )
+    def snapshot_schedule(context: ScheduleEvaluationContext):
+        running = _running(context, "snapshot_job")
+        if running:
+            return SkipReason(f"snapshot_job run {running[0]} is still in progress")
+        key = latest_snapshot_key(context.scheduled_execution_time.timestamp())
+        return RunRequest(run_key=key, partition_key=key, tags={"trigger": "snapshot_schedule"})
+
+    @schedule(
+        name="history_schedule",
+        cron_schedule="1 * * * *",
+        job=history_job,
+        execution_timezone="UTC",
+        default_status=DefaultScheduleStatus.RUNNING,
+        description="Hourly buckets and daily rollups of the day containing the hour that just ended.",
+    )
+    def history_schedule(context: ScheduleEvaluationContext):
+        running = _running(context, "history_job")
+        if running:
+            return SkipReason(f"history_job run {running[0]} is still in progress")
+        ts = int(context.scheduled_execution_time.timestamp())
+        hour = ts - ts % HOUR
+        keys = [latest_day_key(ts)]
+        if hour % DAY == HOUR:  # 01:01: once more for yesterday
+            keys.insert(0, day_key(hour - DAY))
+        return [RunRequest(run_key=f"{key}@{hour}", partition_key=key, tags={"trigger": "history_schedule"})
+                for key in keys]
+
+    return [snapshot_schedule, history_schedule]

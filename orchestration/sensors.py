@@ -1,0 +1,66 @@
+"""Sensors: a failed snapshot run leaves a 'failed' row in snapshot_runs even when it died
+before any asset could record it (run crash, resource init error, interrupted worker).
+
+The assets themselves record failures as they happen (assets.publication.failures_recorded);
+this sensor is the backstop for runs launched by the daemon. Rows are keyed by
+(chain, snapshot_at, run_id), so recording the same failure twice keeps one row.
+"""
+
+import time
+
+from dagster import DefaultSensorStatus, RunFailureSensorContext, SensorDefinition, run_failure_sensor
+
+from assets.publication import record_failure
+from assets.upstream import window_snapshot_times
+from orchestration.partitions import snapshot_at_of
+from orchestration.resources import ChainResource, WarehouseResource
+
+PARTITION_TAG = "dagster/partition"
+RANGE_START_TAG = "dagster/asset_partition_range_start"
+RANGE_END_TAG = "dagster/asset_partition_range_end"
+
+
+def snapshot_times_of_run(tags: dict[str, str]) -> list[int]:
+    """Snapshot times a snapshot_job run covered, from its partition (range) tags."""
+    if tags.get(RANGE_START_TAG) and tags.get(RANGE_END_TAG):
+        first, last = snapshot_at_of(tags[RANGE_START_TAG]), snapshot_at_of(tags[RANGE_END_TAG])
+    elif tags.get(PARTITION_TAG):
+        first = last = snapshot_at_of(tags[PARTITION_TAG])
+    else:
+        return []
+    return window_snapshot_times(first - 900, last)
+
+
+def build_sensors(snapshot_job) -> list[SensorDefinition]:
+    @run_failure_sensor(
+        name="snapshot_failure_sensor",
+        monitored_jobs=[snapshot_job],
+        default_status=DefaultSensorStatus.RUNNING,
+        description="Records a 'failed' snapshot_runs row for every snapshot of a failed snapshot_job run.",
+    )
+    def snapshot_failure_sensor(context: RunFailureSensorContext, warehouse: WarehouseResource, chain: ChainResource):
+        times = snapshot_times_of_run(dict(context.dagster_run.tags))
+        if not times:
+            return
+        from dagster import DagsterEventType
+
+        succeeded = {
+            e.step_key
+            for e in context.instance.all_logs(context.dagster_run.run_id, of_type=DagsterEventType.STEP_SUCCESS)
+        }
+        if "snapshot_publication" in succeeded:
+            return  # published; a later failure (e.g. a check step) must not unpublish it
+        record = context.instance.get_run_record_by_id(context.dagster_run.run_id)
+        record_failure(
+            warehouse,
+            run_id=context.dagster_run.run_id,
+            started_at=(record.start_time if record and record.start_time else time.time()),
+            chain_id=chain.chain_id,
+            times=times,
+            asset="snapshot_job",
+            partition_range=f"{times[0]}..{times[-1]}",
+            message=f"run failed: {context.failure_event.message or 'no message'}",
+            log=context.log,
+        )
+
+    return [snapshot_failure_sensor]

@@ -1,0 +1,416 @@
+"""Chain reader: blocks by time, Multicall3 batches and the protocol's governance reads (web3).
+
+    chain = ChainReader.from_settings(settings, 56)
+    block = chain.block_at(ts)                 # last block with timestamp <= ts
+    state = chain.governance(block.number)     # gauges, emissions, ve supply in one batch
+
+Reads go through web3's HTTPProvider (request timeout, retries with backoff on connection
+errors, timeouts and HTTP errors). Contract reads are batched through Multicall3 `aggregate3`
+with allowFailure, so one eth_call carries up to `chunk_size` reads, all at the same block.
+"""
+from __future__ import annotations
+
+import bisect
+import logging
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence
+
+import requests
+from eth_abi import decode as abi_decode
+from eth_abi import encode as abi_encode
+from eth_utils import function_signature_to_4byte_selector, to_checksum_address
+from web3 import Web3
+from web3.providers.rpc import HTTPProvider
+from web3.providers.rpc.utils import ExceptionRetryConfiguration
+
+if TYPE_CHECKING:  # pragma: no cover
+    from core.config import Settings
+
+log = logging.getLogger("readers.chain")
+
+ZERO_ADDRESS = "0x" + "0" * 40
+AGGREGATE3 = "aggregate3((address,bool,bytes)[])"
+_AGGREGATE3_SELECTOR = function_signature_to_4byte_selector(AGGREGATE3)
+
+# A contract read: (address, "name(inputTypes)", args, outputTypes). The signature may also be
+# written with outputs, "name(inputTypes)(outputTypes)", with outputTypes then None.
+Call = tuple[str, str, Sequence[Any], Sequence[str] | None]
+
+
+class ChainReadError(RuntimeError):
+    """A chain read that failed (transport, revert, undecodable result, missing value)."""
+
+
+class BlockNotFinal(ChainReadError):
+    """The requested time is not yet behind the chain head; the answer could still change."""
+
+
+@dataclass(frozen=True)
+class BlockRef:
+    number: int
+    timestamp: int
+
+
+@dataclass(frozen=True)
+class GovernanceState:
+    block_number: int
+    voter_pool_count: int  # Voter.length()
+    active_gauge_count: int  # pools(i) -> gauges(pool) -> isAlive(gauge), counted
+    total_weight_raw: int  # Voter.totalWeight()
+    emissions_epoch_raw: int  # Minter.weekly()
+    active_period: int  # Minter.activePeriod()
+    ve_locked_raw: int  # VotingEscrow.supply()
+    ve_voting_power_raw: int  # VotingEscrow.totalSupply()
+    ve_permanent_raw: int  # VotingEscrow.permanentLockBalance()
+
+
+def _split_types(text: str) -> list[str]:
+    """'uint256,(address,bool),bytes' -> ['uint256', '(address,bool)', 'bytes']."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def parse_signature(signature: str) -> tuple[str, list[str], list[str] | None]:
+    """'pools(uint256)(address)' -> ('pools(uint256)', ['uint256'], ['address'])."""
+    signature = signature.replace(" ", "")
+    open_at = signature.index("(")
+    depth = 0
+    for i in range(open_at, len(signature)):
+        depth += signature[i] == "("
+        depth -= signature[i] == ")"
+        if depth == 0:
+            break
+    else:
+        raise ValueError(f"unbalanced signature: {signature!r}")
+    fn = signature[: i + 1]
+    inputs = _split_types(fn[open_at + 1 : -1])
+    rest = signature[i + 1 :]
+    outputs = _split_types(rest[1:-1]) if rest.startswith("(") and rest.endswith(")") else None
+    return fn, inputs, outputs
+
+
+class ChainReader:
+    def __init__(
+        self,
+        rpc_url: str,
+        chain_id: int,
+        multicall_address: str,
+        *,
+        contracts: dict[str, str] | None = None,
+        timeout: float = 30.0,
+        retries: int = 5,
+        backoff: float = 0.25,
+        chunk_size: int = 200,
+    ):
+        self.rpc_url = rpc_url
+        self.chain_id = chain_id
+        self.multicall_address = to_checksum_address(multicall_address)
+        self.contracts = dict(contracts or {})
+        self.chunk_size = chunk_size
+        provider = HTTPProvider(
+            rpc_url,
+            request_kwargs={"timeout": timeout},
+            exception_retry_configuration=ExceptionRetryConfiguration(
+                errors=(ConnectionError, requests.ConnectionError, requests.HTTPError, requests.Timeout),
+                retries=max(1, retries),
+                backoff_factor=backoff,
+            ),
+        )
+        self.w3 = Web3(provider)
+        self._lock = threading.Lock()
+        self._chain_checked = False
+        # Block headers seen so far, kept sorted by number for interpolation bounds.
+        self._numbers: list[int] = []
+        self._timestamps: dict[int, int] = {}
+        self._block_at: dict[int, BlockRef] = {}
+        # Voter registry cache: pools(i) and gauges(pool) never change once set (append-only
+        # list, gauge set once at creation), so they are read once per reader.
+        self._voter_pools: list[str] = []
+        self._gauges: dict[str, str] = {}
+
+    @classmethod
+    def from_settings(cls, settings: "Settings", chain_id: int, **kwargs: Any) -> "ChainReader":
+        contracts = settings.contracts(chain_id)
+        return cls(
+            settings.chain(chain_id).rpc_url,
+            chain_id,
+            contracts.get("multicall3") or _default_multicall(),
+            contracts=contracts,
+            **kwargs,
+        )
+
+    # -- plumbing ----------------------------------------------------------------------------
+    def _rpc(self, what: str, fn, *args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except ChainReadError:
+            raise
+        except Exception as exc:  # web3 raises many types; the caller needs one
+            raise ChainReadError(f"rpc {self.rpc_url}: {what} failed: {exc!r}") from exc
+
+    def check_chain(self) -> None:
+        if self._chain_checked:
+            return
+        got = self._rpc("eth_chainId", lambda: self.w3.eth.chain_id)
+        if int(got) != int(self.chain_id):
+            raise ChainReadError(f"rpc {self.rpc_url}: chain id {got}, expected {self.chain_id}")
+        self._chain_checked = True
+
+    def _remember(self, number: int, timestamp: int) -> None:
+        with self._lock:
+            if number not in self._timestamps:
+                self._timestamps[number] = timestamp
+                bisect.insort(self._numbers, number)
+
+    def block(self, number: int) -> BlockRef:
+        ts = self._timestamps.get(number)
+        if ts is None:
+            blk = self._rpc(f"eth_getBlockByNumber({number})", self.w3.eth.get_block, number)
+            if blk is None:
+                raise ChainReadError(f"rpc {self.rpc_url}: block {number} not found")
+            ts = int(blk["timestamp"])
+            self._remember(int(blk["number"]), ts)
+        return BlockRef(number, ts)
+
+    def head(self) -> BlockRef:
+        blk = self._rpc("eth_getBlockByNumber(latest)", self.w3.eth.get_block, "latest")
+        ref = BlockRef(int(blk["number"]), int(blk["timestamp"]))
+        self._remember(ref.number, ref.timestamp)
+        return ref
+
+    def genesis(self) -> BlockRef:
+        return self.block(0)
+
+    # -- blocks by time ----------------------------------------------------------------------
+    def block_at(self, ts: int, head: BlockRef | None = None) -> BlockRef:
+        """The last block whose timestamp is <= ts.
+
+        Interpolation search between the tightest known headers (cached across calls, so a
+        sequence of nearby times costs about two header reads each). Raises BlockNotFinal when
+        the head is not yet past `ts` (a later block could still have timestamp <= ts), and
+        ChainReadError when `ts` is before genesis.
+        """
+        ts = int(ts)
+        hit = self._block_at.get(ts)
+        if hit is not None:
+            return hit
+        self.check_chain()
+        gen = self.genesis()
+        if ts < gen.timestamp:
+            raise ChainReadError(f"rpc {self.rpc_url}: time {ts} is before genesis ({gen.timestamp})")
+        top = head if head is not None and head.timestamp > ts else self.head()
+        if top.timestamp <= ts:
+            raise BlockNotFinal(
+                f"rpc {self.rpc_url}: head block {top.number} at {top.timestamp} is not past {ts}"
+            )
+        lo, hi = self._bounds(ts)
+        steps = 0
+        while hi.number - lo.number > 1:
+            steps += 1
+            if steps <= 6 and hi.timestamp > lo.timestamp:
+                guess = lo.number + (ts - lo.timestamp) * (hi.number - lo.number) // (hi.timestamp - lo.timestamp)
+            else:  # irregular block times: fall back to bisection
+                guess = (lo.number + hi.number) // 2
+            guess = min(max(guess, lo.number), hi.number - 1)
+            for n in (guess, guess + 1):
+                if lo.number < n < hi.number:
+                    ref = self.block(n)
+                    if ref.timestamp <= ts:
+                        lo = ref
+                    else:
+                        hi = ref
+                        break
+        self._block_at[ts] = lo
+        return lo
+
+    def _bounds(self, ts: int) -> tuple[BlockRef, BlockRef]:
+        """Known headers (lo, hi) with lo.timestamp <= ts < hi.timestamp, as tight as cached."""
+        with self._lock:
+            numbers = list(self._numbers)
+            stamps = dict(self._timestamps)
+        # Timestamps are non-decreasing in block number: binary search over the known headers.
+        keys = [stamps[n] for n in numbers]
+        i = bisect.bisect_right(keys, ts)  # numbers[:i] have timestamp <= ts
+        lo_n, hi_n = numbers[i - 1], numbers[i]
+        return BlockRef(lo_n, stamps[lo_n]), BlockRef(hi_n, stamps[hi_n])
+
+    # -- contract reads ----------------------------------------------------------------------
+    def call(self, address: str, signature: str, args: Sequence[Any] = (), output_types: Sequence[str] | None = None, block: int | str = "latest") -> Any:
+        """One direct eth_call (no Multicall3); raises on revert."""
+        fn, inputs, outputs = parse_signature(signature)
+        outputs = list(output_types) if output_types is not None else outputs
+        data = function_signature_to_4byte_selector(fn) + abi_encode(inputs, list(args))
+        raw = self._rpc(
+            f"eth_call {fn} at {block}",
+            self.w3.eth.call,
+            {"to": to_checksum_address(address), "data": "0x" + data.hex()},
+            block_identifier=block,
+        )
+        values = abi_decode(outputs or [], bytes(raw))
+        return values[0] if len(values) == 1 else tuple(values)
+
+    def multicall(self, calls: Sequence[Call], block: int | str = "latest", chunk_size: int | None = None) -> list[Any]:
+        """Run reads through Multicall3.aggregate3 at `block`; None for a failed sub-call.
+
+        A single output is returned as the value, several as a tuple. A sub-call that reverts or
+        whose return data does not decode yields None; a failing aggregate call raises.
+        """
+        size = chunk_size or self.chunk_size
+        encoded: list[tuple[str, bytes, list[str]]] = []
+        for address, signature, args, output_types in calls:
+            fn, inputs, outputs = parse_signature(signature)
+            outs = list(output_types) if output_types is not None else outputs
+            if outs is None:
+                raise ValueError(f"no output types for {signature!r}")
+            data = function_signature_to_4byte_selector(fn) + abi_encode(inputs, list(args))
+            encoded.append((to_checksum_address(address), data, outs))
+        results: list[Any] = []
+        for start in range(0, len(encoded), size):
+            chunk = encoded[start : start + size]
+            payload = _AGGREGATE3_SELECTOR + abi_encode(
+                ["(address,bool,bytes)[]"], [[(addr, True, data) for addr, data, _ in chunk]]
+            )
+            raw = self._rpc(
+                f"Multicall3.aggregate3 ({len(chunk)} calls) at block {block}",
+                self.w3.eth.call,
+                {"to": self.multicall_address, "data": "0x" + payload.hex()},
+                block_identifier=block,
+            )
+            try:
+                (answers,) = abi_decode(["(bool,bytes)[]"], bytes(raw))
+            except Exception as exc:
+                raise ChainReadError(f"rpc {self.rpc_url}: undecodable aggregate3 result: {exc!r}") from exc
+            if len(answers) != len(chunk):
+                raise ChainReadError(
+                    f"rpc {self.rpc_url}: aggregate3 returned {len(answers)} results for {len(chunk)} calls"
+                )
+            for (_, _, outs), (ok, ret) in zip(chunk, answers):
+                results.append(_decode(outs, ret) if ok else None)
+        return results
+
+    # -- protocol reads ----------------------------------------------------------------------
+    def _contract(self, name: str) -> str:
+        address = self.contracts.get(name)
+        if not address:
+            raise ChainReadError(f"chain {self.chain_id}: no address for contract {name!r}")
+        return address
+
+    def _discover_voter_pools(self, length: int, block: int) -> None:
+        """Extend the cached Voter registry (pools(i), gauges(pool)) up to `length` entries."""
+        voter = self._contract("voter")
+        known = len(self._voter_pools)
+        if length <= known:
+            return
+        pools = self.multicall(
+            [(voter, "pools(uint256)", (i,), ("address",)) for i in range(known, length)], block
+        )
+        if any(p is None for p in pools):
+            raise ChainReadError(f"Voter.pools(i) failed at block {block}")
+        gauges = self.multicall([(voter, "gauges(address)", (p,), ("address",)) for p in pools], block)
+        if any(g is None for g in gauges):
+            raise ChainReadError(f"Voter.gauges(pool) failed at block {block}")
+        with self._lock:
+            for pool, gauge in zip(pools, gauges):
+                self._gauges[pool.lower()] = gauge.lower()
+            if len(self._voter_pools) == known:
+                self._voter_pools.extend(p.lower() for p in pools)
+
+    def governance(self, block: int) -> GovernanceState:
+        """Gauge count alive, weekly emissions, ve supply/voting power/permanent at `block`.
+
+        One Multicall3 batch per block: the scalar reads plus isAlive for every gauge already
+        known from the Voter registry. Only when Voter.length() has grown past the cached
+        registry are the new pools(i)/gauges(pool) read (and their isAlive) in follow-up batches.
+        Any failed read raises: unknown values are never reported as zeros.
+        """
+        voter, minter, ve = self._contract("voter"), self._contract("minter"), self._contract("votingEscrow")
+        scalars: list[Call] = [
+            (voter, "length()", (), ("uint256",)),
+            (voter, "totalWeight()", (), ("uint256",)),
+            (minter, "weekly()", (), ("uint256",)),
+            (minter, "activePeriod()", (), ("uint256",)),
+            (ve, "supply()", (), ("uint256",)),
+            (ve, "totalSupply()", (), ("uint256",)),
+            (ve, "permanentLockBalance()", (), ("uint256",)),
+        ]
+        pools = list(self._voter_pools)
+        gauges = [self._gauges[p] for p in pools]
+        alive_calls: list[Call] = [
+            (voter, "isAlive(address)", (g,), ("bool",)) for g in gauges if g != ZERO_ADDRESS
+        ]
+        answers = self.multicall(scalars + alive_calls, block)
+        names = ["length", "totalWeight", "weekly", "activePeriod", "supply", "totalSupply", "permanentLockBalance"]
+        values = dict(zip(names, answers[: len(scalars)]))
+        missing = [n for n, v in values.items() if v is None]
+        if missing:
+            raise ChainReadError(f"chain {self.chain_id}: governance reads failed at block {block}: {missing}")
+        length = int(values["length"])
+        alive_by_gauge = {
+            call[2][0]: ok for call, ok in zip(alive_calls, answers[len(scalars) :])
+        }
+        if length > len(pools):
+            self._discover_voter_pools(length, block)
+            pools = list(self._voter_pools)
+            new = [self._gauges[p] for p in pools[len(gauges):length] if self._gauges[p] != ZERO_ADDRESS]
+            extra = self.multicall([(voter, "isAlive(address)", (g,), ("bool",)) for g in new], block)
+            alive_by_gauge.update(zip(new, extra))
+        active = 0
+        for pool in pools[:length]:
+            gauge = self._gauges[pool]
+            if gauge == ZERO_ADDRESS:
+                continue
+            alive = alive_by_gauge.get(gauge)
+            if alive is None:
+                raise ChainReadError(f"chain {self.chain_id}: Voter.isAlive({gauge}) failed at block {block}")
+            active += bool(alive)
+        return GovernanceState(
+            block_number=int(block),
+            voter_pool_count=length,
+            active_gauge_count=active,
+            total_weight_raw=int(values["totalWeight"]),
+            emissions_epoch_raw=int(values["weekly"]),
+            active_period=int(values["activePeriod"]),
+            ve_locked_raw=int(values["supply"]),
+            ve_voting_power_raw=int(values["totalSupply"]),
+            ve_permanent_raw=int(values["permanentLockBalance"]),
+        )
+
+    def erc20(self, token: str, block: int | str = "latest") -> dict[str, Any]:
+        """symbol, decimals, totalSupply of one token (None for a read that failed)."""
+        sym, dec, supply = self.multicall(
+            [
+                (token, "symbol()", (), ("string",)),
+                (token, "decimals()", (), ("uint8",)),
+                (token, "totalSupply()", (), ("uint256",)),
+            ],
+            block,
+        )
+        return {"symbol": sym, "decimals": dec, "totalSupply": supply}
+
+
+def _decode(types: list[str], data: bytes) -> Any:
+    if not data and types:
+        return None  # a call to an address without code "succeeds" with empty data
+    try:
+        values = abi_decode(types, bytes(data))
+    except Exception:
+        return None
+    values = tuple(v.lower() if isinstance(v, str) and t == "address" else v for t, v in zip(types, values))
+    return values[0] if len(values) == 1 else values
+
+
+def _default_multicall() -> str:
+    from core.chains import MULTICALL3
+
+    return MULTICALL3
