@@ -53,6 +53,7 @@ class Settings:
     dagster_home: Path
     dagster_port: int
     snapshot_partition_days: int
+    history_start: str  # YYYY-MM-DD of the first daily partition; empty: the snapshot window's start
     stale_after_minutes: int
     chains: dict[int, ChainEndpoints] = field(default_factory=dict)
     foundation_wallet: str = FOUNDATION_WALLET[STATS_CHAIN_ID]
@@ -112,6 +113,7 @@ class Settings:
             dagster_home=Path(_env("DAGSTER_HOME", str(data_dir / "dagster"))).resolve(),
             dagster_port=int(_env("DAGSTER_PORT", "3000")),
             snapshot_partition_days=int(_env("SNAPSHOT_PARTITION_DAYS", "92")),
+            history_start=os.environ.get("HISTORY_START", ""),
             stale_after_minutes=int(_env("STALE_AFTER_MINUTES", "45")),
             chains=chains,
         )

@@ -17,18 +17,6 @@ from core.processes import Service, cli
 log = logging.getLogger("stack")
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
-DAGSTER_YAML = """\
-# Written by `ve-analytics up`: local instance storage under this folder.
-telemetry:
-  enabled: false
-run_coordinator:
-  module: dagster.core.run_coordinator
-  class: QueuedRunCoordinator
-  config:
-    max_concurrent_runs: 2
-"""
-
-
 class Stack:
     def __init__(self, settings: Settings, log_dir: Path):
         self.settings = settings
@@ -50,14 +38,11 @@ class Stack:
         if not os.environ.get("SUBGRAPH_URL_56"):
             self._service("devnet", cli("devnet"), f"{s.devnet_url}/health")
 
-        from orchestration.backfill import backfill
+        from orchestration.backfill import backfill, ensure_instance_dir
         from warehouse.migrate import migrate
 
         migrate(s)
-        s.dagster_home.mkdir(parents=True, exist_ok=True)
-        dagster_yaml = s.dagster_home / "dagster.yaml"
-        if not dagster_yaml.exists():
-            dagster_yaml.write_text(DAGSTER_YAML)
+        ensure_instance_dir(s)
         os.environ["DAGSTER_HOME"] = str(s.dagster_home)
         backfill(s, days=backfill_days)
 

@@ -50,10 +50,28 @@ SNAPSHOTS_PER_DAY = DAY // QUARTER_HOUR
 PLANNED_EVENTS_ENV = "DAGSTER_EMIT_PARTITION_SUBSET_IN_PLANNED_EVENTS"
 
 
+INSTANCE_YAML = """\
+# Written by ve-analytics: local instance storage under this folder.
+telemetry:
+  enabled: false
+"""
+# In-process runs report progress through the `progress` resource; Dagster's own per-event
+# DEBUG lines (one per partition) would bury it.
+QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+
+
+def ensure_instance_dir(settings: Settings) -> None:
+    """DAGSTER_HOME with a dagster.yaml (telemetry off), shared by backfill, webserver and daemon."""
+    settings.dagster_home.mkdir(parents=True, exist_ok=True)
+    config = settings.dagster_home / "dagster.yaml"
+    if not config.exists():
+        config.write_text(INSTANCE_YAML)
+
+
 @contextmanager
 def dagster_instance(settings: Settings) -> Iterator[DagsterInstance]:
     """The persistent local instance at settings.dagster_home (created when missing)."""
-    settings.dagster_home.mkdir(parents=True, exist_ok=True)
+    ensure_instance_dir(settings)
     instance = DagsterInstance.from_config(str(settings.dagster_home))
     try:
         yield instance
@@ -109,6 +127,7 @@ def _execute(defs, job_name: str, instance: DagsterInstance, *, tags: dict[str, 
         instance=instance,
         partition_key=partition_key,
         tags=tags,
+        run_config=QUIET_RUN_CONFIG,
         resources=resources or None,
         raise_on_error=True,
     )

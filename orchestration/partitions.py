@@ -12,7 +12,6 @@
 """
 from __future__ import annotations
 
-import os
 from datetime import datetime, timedelta, timezone
 
 from dagster import DailyPartitionsDefinition, TimeWindowPartitionsDefinition
@@ -32,15 +31,9 @@ def snapshot_window_start(settings: Settings, now: float | None = None) -> datet
 
 
 def history_start(settings: Settings, now: float | None = None) -> datetime:
-    """HISTORY_START (YYYY-MM-DD, UTC) or the snapshot window's start date.
-
-    Read here rather than in core.config because Settings has no such field yet (see report).
-    """
-    explicit = getattr(settings, "history_start", None) or os.environ.get("HISTORY_START")
-    if explicit:
-        if isinstance(explicit, datetime):
-            return explicit.astimezone(timezone.utc)
-        return datetime.strptime(str(explicit)[:10], DAILY_FMT).replace(tzinfo=timezone.utc)
+    """HISTORY_START (YYYY-MM-DD, UTC) or the snapshot window's start date."""
+    if settings.history_start:
+        return datetime.strptime(settings.history_start[:10], DAILY_FMT).replace(tzinfo=timezone.utc)
     return snapshot_window_start(settings, now)
 
 
