@@ -18,5 +18,5 @@ def setup_logging(level: str | None = None) -> None:
         root.addHandler(handler)
     root.setLevel(level)
     # Third-party chatter that says nothing a person needs at INFO.
-    for noisy in ("httpx", "httpcore", "urllib3", "web3", "sanic.access"):
+    for noisy in ("httpx", "httpcore", "urllib3", "web3", "sanic.access", "alembic"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
