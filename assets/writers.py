@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections import defaultdict
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
@@ -108,6 +109,8 @@ def query_rows(client, name: str, params: Mapping[str, Any]) -> list[dict[str, A
 def query_columns(client, name: str, params: Mapping[str, Any]) -> dict[str, list[Any]]:
     """Run one SELECT file; columns as lists (for range loads of thousands of rows)."""
     result = client.query(load_sql(name), parameters=dict(params), settings=dict(READ_SETTINGS))
-    return {name: list(col) for name, col in zip(result.column_names, result.result_columns)} if result.result_columns else {
-        name: [] for name in result.column_names
-    }
+    # An empty result may arrive without a header block (no column names at all), so any
+    # column of an empty result reads as an empty list.
+    columns: dict[str, list[Any]] = defaultdict(list)
+    columns.update((col_name, list(col)) for col_name, col in zip(result.column_names, result.result_columns))
+    return columns
