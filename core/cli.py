@@ -70,9 +70,12 @@ def _up(settings: Settings, args: argparse.Namespace) -> int:
         nonlocal stopping
         stopping = True
 
-    signal.signal(signal.SIGTERM, _stop)
     try:
         stack.start(backfill_days=args.days)
+        # Installed after the backfill: in-process Dagster runs swap interrupt handlers, and a
+        # shell's background job starts with SIGINT ignored; both must still stop the stack.
+        signal.signal(signal.SIGINT, _stop)
+        signal.signal(signal.SIGTERM, _stop)
         print(stack.banner(), flush=True)
         while not stopping:
             dead = stack.dead_services()
