@@ -4,9 +4,13 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install up test bench clean
+.PHONY: install up test bench clean browser
 
 install: $(STAMP)
+
+## headless browser for tests/api/test_docs_browser.py: Debian's chromium, installed only when missing
+browser:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +23,7 @@ up: install
 	$(PY) -m core.cli up
 
 ## install and run the whole test suite (servers start on free ports and stop)
-test: install
+test: install browser
 	$(PY) -m pytest -q
 
 ## latency ratios and ingestion rates, printed with the dataset size

@@ -17,6 +17,7 @@ from sanic import Request, Sanic
 from sanic.exceptions import SanicException
 
 from api.cache import ResponseCache
+from api.cron import cron_blueprint
 from api.discovery import discovery_blueprint
 from api.envelope import ALLOWED_METHODS, ApiError, error_response, status_code_name
 from api.routes import INTERNAL_ERROR, Family, blueprint, log_failure
@@ -59,6 +60,7 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
     for family in loaded:
         app.blueprint(blueprint(family, QueryBook(family.name)))
     app.blueprint(discovery_blueprint(loaded, settings))
+    app.blueprint(cron_blueprint(settings))  # internal; in no public discovery document
 
     @app.before_server_start
     async def open_client(app: Sanic) -> None:
