@@ -52,11 +52,12 @@ def now_iso() -> str:
     return iso(time.time())
 
 
-def meta(generated_at: str, snapshot: Snapshot | None, cache_seconds: int) -> dict[str, Any]:
+def meta(generated_at: str, snapshot: Snapshot | None, cache_seconds: int, sources: Iterable[str] = ()) -> dict[str, Any]:
+    """`sources` names the upstreams of a response that is not snapshot-backed (live reads)."""
     body: dict[str, Any] = {"chainId": STATS_CHAIN_ID, "generatedAt": generated_at}
     if snapshot is not None:
         body["snapshotAt"] = snapshot.at_iso
-    body["source"] = list(snapshot.sources) if snapshot is not None else []
+    body["source"] = list(snapshot.sources) if snapshot is not None else list(sources)
     body["cacheTtlSeconds"] = max(cache_seconds, 0)
     return body
 

@@ -70,6 +70,7 @@ class Route:
     description: str = ""
     errors: tuple[ErrorDoc, ...] = ()
     tags: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()  # meta.source of a non-snapshot route (e.g. ("chain-rpc",) for /live/)
 
     @property
     def query_failed_code(self) -> str:
@@ -181,16 +182,16 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, resolver: Snapsh
                 headers = static_headers
             ctx = RequestContext(app, route, params, snapshot, chain_id, queries)
             data = await route.handler(ctx)
-            body = success_body(data, meta(now_iso(), snapshot, cache_seconds))
+            body = success_body(data, meta(now_iso(), snapshot, cache_seconds, route.sources))
             if snapshot is not None:
                 body, headers = app.ctx.cache.put(key, body, headers)
             return json_response(body, 200, headers)
         except ApiError as err:
             log_failure(request, err.status, err.code, err.message)
-            return error_response(err, snapshot.sources if snapshot else ())
+            return error_response(err, snapshot.sources if snapshot else route.sources)
         except Exception as exc:  # the warehouse (or a query against it) failed
             log_failure(request, 500, failed_code, _one_line(exc))
-            return error_response(ApiError(500, failed_code, failed_message), snapshot.sources if snapshot else ())
+            return error_response(ApiError(500, failed_code, failed_message), snapshot.sources if snapshot else route.sources)
 
     endpoint.__name__ = route.name
     return endpoint

@@ -41,6 +41,8 @@ class Param:
     maximum: int | float | None = None
     choices: tuple[str, ...] = ()
     pattern: str | None = None  # kind "string": full-match regular expression
+    multiple_of: int | None = None  # kind "integer": the value must be a multiple of this
+    multiple_text: str = ""  # what the multiple means, in words (e.g. "an epoch start")
     code: str | None = None  # error code; default invalid_<snake_name>
 
     def __post_init__(self) -> None:
@@ -63,6 +65,8 @@ class Param:
         """What the parameter accepts, in words (the 400 message and the OpenAPI description)."""
         if self.kind == "integer":
             what = "an integer" + _range_text(self.minimum, self.maximum)
+            if self.multiple_of:
+                what += f", a multiple of {self.multiple_of}" + (f" ({self.multiple_text})" if self.multiple_text else "")
         elif self.kind == "number":
             what = "a number" + _range_text(self.minimum, self.maximum)
         elif self.kind == "boolean":
@@ -87,7 +91,10 @@ class Param:
         if kind == "integer":
             if not _INTEGER.fullmatch(raw):
                 raise self.invalid()
-            return self._in_range(int(raw))
+            value = self._in_range(int(raw))
+            if self.multiple_of and value % self.multiple_of:
+                raise self.invalid()
+            return value
         if kind == "number":
             if not _NUMBER.fullmatch(raw):
                 raise self.invalid()
@@ -133,6 +140,8 @@ class Param:
             schema = {"type": "string"}
             if self.pattern:
                 schema["pattern"] = f"^(?:{self.pattern})$"
+        if self.multiple_of:
+            schema["multipleOf"] = self.multiple_of
         if self.minimum is not None:
             schema["minimum"] = self.minimum
         if self.maximum is not None:

@@ -19,7 +19,9 @@ from assets.writers import insert_columns, query_rows, utc
 
 SOURCES = ["subgraph", "chain-rpc"]
 SNAPSHOT_TABLES = ("protocol_snap15m", "pool_snap15m", "token_snap15m")
-UPSTREAM_ASSETS = ("token_snapshots", "pool_snapshots", "protocol_snapshot")
+UPSTREAM_ASSETS = ("token_snapshots", "pool_snapshots", "protocol_snapshot", "ve_snapshots", "gauge_snapshots",
+                   "foundation_snapshots", "kpi_snapshots",
+                   "core_token_snapshot")
 MAX_ERROR_CHARS = 2000
 
 

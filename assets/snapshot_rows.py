@@ -89,7 +89,12 @@ def token_columns(subgraph: SubgraphClient, chain_id: int, points: Sequence[Snap
 POOL_COLUMNS = ("chain_id", "snapshot_at", "pool_address", "pool_type", "token0_address",
                 "token1_address", "token0_symbol", "token1_symbol", "fee_pips", "is_dynamic_fee",
                 "reserve0", "reserve1", "tvl_usd", "volume_24h_usd", "fees_24h_usd", "hours_24h",
-                "gauge_address", "gauge_alive")
+                "gauge_address", "gauge_alive", "is_custom_fee", "token0_decimals", "token1_decimals",
+                "tick_spacing", "volume_lifetime_usd", "fees_lifetime_usd")
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None or value == "" else int(value)
 
 
 def pool_columns(
@@ -129,6 +134,12 @@ def pool_columns(
                     "hours_24h": flows.hours if flows else 0,
                     "gauge_address": ref_id(gauge),
                     "gauge_alive": (bool(gauge["isAlive"]) if isinstance(gauge, dict) and gauge.get("isAlive") is not None else None),
+                    "is_custom_fee": bool(p.get("isCustomFee")),
+                    "token0_decimals": _opt_int((p.get("token0") or {}).get("decimals")),
+                    "token1_decimals": _opt_int((p.get("token1") or {}).get("decimals")),
+                    "tick_spacing": _opt_int(p.get("tickSpacing")),
+                    "volume_lifetime_usd": opt_float(p.get("volumeUSD")),
+                    "fees_lifetime_usd": opt_float(p.get("feesUSD")),
                 }
             )
         return rows

@@ -18,6 +18,8 @@ from dagster import (
     asset,
 )
 
+from assets.core_token import build_market_snapshot_assets
+from assets.governance import build_governance_snapshot_assets
 from assets.publication import failures_recorded, publish
 from assets.snapshot_rows import load_flow_series, pool_columns, protocol_columns, token_columns
 from assets.upstream import resolve_points, window_snapshot_times
@@ -120,7 +122,10 @@ def build_snapshot_assets(partitions_def: PartitionsDefinition) -> list[AssetsDe
             context.log.warning(line)
         return MaterializeResult(metadata=_meta(points, rows, "protocol_snap15m", warnings=len(warnings)))
 
-    @asset(name="snapshot_publication", deps=[token_snapshots, pool_snapshots, protocol_snapshot],
+    governance = build_governance_snapshot_assets(common, snapshot_range, failures_recorded)
+    market = build_market_snapshot_assets(common, snapshot_range, failures_recorded)
+
+    @asset(name="snapshot_publication", deps=[token_snapshots, pool_snapshots, protocol_snapshot, *governance, *market],
            metadata={"table": "snapshot_runs"},
            description="Marks each snapshot of the range successful in snapshot_runs once all its rows are stored.",
            **common)
@@ -136,4 +141,4 @@ def build_snapshot_assets(partitions_def: PartitionsDefinition) -> list[AssetsDe
                 summary = publish(context, client, chain_id=chain.chain_id, times=times, partition_range=label)
         return MaterializeResult(metadata={"table": "snapshot_runs", **summary})
 
-    return [token_snapshots, pool_snapshots, protocol_snapshot, snapshot_publication]
+    return [token_snapshots, pool_snapshots, protocol_snapshot, *governance, *market, snapshot_publication]

@@ -57,6 +57,7 @@ class Settings:
     stale_after_minutes: int
     chains: dict[int, ChainEndpoints] = field(default_factory=dict)
     foundation_wallet: str = FOUNDATION_WALLET[STATS_CHAIN_ID]
+    live_cache_seconds: float = 15.0  # server-side cache of the /live/ routes' chain reads
 
     @property
     def devnet_url(self) -> str:
@@ -116,4 +117,5 @@ class Settings:
             history_start=os.environ.get("HISTORY_START", ""),
             stale_after_minutes=int(_env("STALE_AFTER_MINUTES", "45")),
             chains=chains,
+            live_cache_seconds=float(_env("LIVE_CACHE_SECONDS", "15")),
         )

@@ -352,6 +352,7 @@ class ChainSim:
             "veVotingPower": str(power),
             "vePermanentLocked": str(permanent),
             "veNftCount": sum(1 for lk in self.gov.locks if lk.created_ts <= ts),
+            **self.ve_lock_stats(ts),
             "totalVoteWeight": str(self.gov.total_weight(ts)),
             "coreTotalSupply": str(self.core_total_supply(ts)),
         }
@@ -370,17 +371,75 @@ class ChainSim:
         def summary(e: int) -> dict:
             rows = groups.get(e, [])
             found = [r["amountUSD"] for r in rows if r["isFoundation"]]
+            per_pool: dict[str, list[float]] = {}
+            for r in rows:
+                per_pool.setdefault(r["pool"], []).append(r["amountUSD"])
             return {
                 "epoch": e,
                 "count": len(rows),
                 "totalUsd": math.fsum(r["amountUSD"] for r in rows),
                 "foundationCount": len(found),
                 "foundationUsd": math.fsum(found),
+                "pools": {pid: {"count": len(v), "totalUsd": math.fsum(v)} for pid, v in sorted(per_pool.items())},
             }
 
         if epoch is not None:
             return summary(epoch_start(epoch))
         return [summary(e) for e in sorted(groups)]
+
+    def vote_totals(self, epoch: int, block: int | None = None) -> dict:
+        """Ground truth: the vote allocations of an epoch cast up to a block (default the head),
+        per pool and in total (raw 1e18 strings), and the foundation veNFTs' share."""
+        head = self.head()
+        block = head if block is None else block
+        if block > head:
+            raise ValueError(f"block {block} is above the head {head}")
+        ts = self.block_ts(block)
+        epoch = epoch_start(epoch)
+        foundation = set(self.gov.foundation_ids)
+        per_pool: dict[str, int] = {}
+        total = found = count = 0
+        for v in self.gov.votes:
+            if v["epoch"] != epoch or v["timestamp"] > ts:
+                continue
+            per_pool[v["pool"]] = per_pool.get(v["pool"], 0) + v["weight"]
+            total += v["weight"]
+            count += 1
+            if int(v["veNFT"]) in foundation:
+                found += v["weight"]
+        return {
+            "epoch": epoch,
+            "block": block,
+            "count": count,
+            "totalWeight": str(total),
+            "foundationWeight": str(found),
+            "pools": {pid: str(w) for pid, w in sorted(per_pool.items())},
+        }
+
+    def ve_lock_stats(self, ts: int) -> dict:
+        """Ground truth: lock counts by kind and the mean remaining time of decaying locks at ts."""
+        permanent = decaying = expired = 0
+        remaining = []
+        for lock in self.gov.locks:
+            if lock.created_ts > ts:
+                break
+            amount, end, perm, _owner = lock.state_at(ts)
+            if amount <= 0:
+                continue
+            if perm:
+                permanent += 1
+            elif end > ts:
+                decaying += 1
+                remaining.append(end - ts)
+            else:
+                expired += 1
+        return {
+            "veLockCount": permanent + decaying + expired,
+            "vePermanentLockCount": permanent,
+            "veDecayingLockCount": decaying,
+            "veExpiredLockCount": expired,
+            "veAverageRemainingLockSeconds": (math.fsum(remaining) / len(remaining)) if remaining else None,
+        }
 
     def deployment_info(self) -> dict:
         head = self.head()

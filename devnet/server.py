@@ -255,6 +255,23 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
             return _json({"epochs": rt.sim.bribe_totals()})
         return _json(rt.sim.bribe_totals(epoch))
 
+    @app.get("/chains/<chain_id:int>/truth/votes")
+    async def truth_votes(request: Request, chain_id: int):
+        rt = runtime(chain_id)
+        if rt is None:
+            return unknown(chain_id)
+        try:
+            epoch = _int_arg(request, "epoch")
+            block = _int_arg(request, "block")
+        except ValueError:
+            return _json({"error": "epoch and block must be integers"}, 400)
+        if epoch is None:
+            return _json({"error": "epoch is required (unix seconds)"}, 400)
+        try:
+            return _json(rt.sim.vote_totals(epoch, block))
+        except ValueError as exc:
+            return _json({"error": str(exc)}, 400)
+
     @app.get("/chains/<chain_id:int>/deployment")
     async def deployment(request: Request, chain_id: int):
         rt = runtime(chain_id)

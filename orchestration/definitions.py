@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dagster import Definitions
 
+from assets.governance import build_governance_event_assets
 from assets.hourly import build_hourly_assets
 from assets.rollups import build_rollup_assets
 from assets.snapshots import build_snapshot_assets
@@ -30,6 +31,7 @@ def build_defs(settings: Settings | None = None, *, now: float | None = None) ->
         *build_snapshot_assets(snapshot_parts),
         *hourly_assets,
         *build_rollup_assets(daily_parts, hourly_assets[0]),
+        *build_governance_event_assets(daily_parts),
     ]
     jobs = build_jobs()
     return Definitions(

@@ -9,8 +9,11 @@ from typing import Any
 
 from dagster import AssetSelection, define_asset_job, in_process_executor
 
-SNAPSHOT_ASSETS = ("token_snapshots", "pool_snapshots", "protocol_snapshot", "snapshot_publication")
-HISTORY_ASSETS = ("pool_hourly", "daily_rollups")
+SNAPSHOT_ASSETS = ("token_snapshots", "pool_snapshots", "protocol_snapshot", "ve_snapshots", "gauge_snapshots",
+                   "foundation_snapshots", "kpi_snapshots",
+                   "core_token_snapshot",
+                   "snapshot_publication")
+HISTORY_ASSETS = ("pool_hourly", "daily_rollups", "governance_events")
 
 
 def build_jobs() -> dict[str, Any]:

@@ -13,10 +13,10 @@ from typing import Any
 from api.envelope import ApiError
 from api.routes import RequestContext
 from core.epochs import DAY, HOUR, QUARTER_HOUR, iso
+from core.methodology import METHODOLOGY_VERSION
 
 log = logging.getLogger("api")
 
-METHODOLOGY_VERSION = "1.0.0"  # bump when a served figure changes meaning or shape
 UNHEALTHY = "unhealthy"
 
 # flowWindows label -> (duration, column holding the number of hourly buckets found)
@@ -75,12 +75,13 @@ async def config(ctx: RequestContext) -> dict[str, Any]:
     snapshot = ctx.snapshot
     assert snapshot is not None
     pairs = await ctx.rows("config_pairs")
+    foundation = await ctx.rows("config_foundation")
     settings = ctx.settings
     return {
         "chainId": ctx.chain_id,
         "methodologyVersion": METHODOLOGY_VERSION,
         "snapshotIntervalMinutes": QUARTER_HOUR // 60,
-        "foundation": {"wallet": settings.foundation_wallet, "veNftIds": []},
+        "foundation": {"wallet": settings.foundation_wallet, "veNftIds": list(foundation[0]["veNftIds"]) if foundation else []},
         "trackedPairs": [row["pair"] for row in pairs],
         "contracts": settings.contracts(ctx.chain_id),
         "lastSuccessfulSnapshot": {

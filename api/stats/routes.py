@@ -8,7 +8,7 @@ in schemas.py, and one `Route(...)` line below. Nothing else changes.
 from __future__ import annotations
 
 from api.routes import ErrorDoc, Family, Route
-from api.stats import handlers
+from api.stats import governance, handlers, market
 from api.stats.schemas import SCHEMAS, ref
 from api.validation import Param
 from core.chains import STATS_CHAIN_ID
@@ -104,6 +104,6 @@ FAMILY = Family(
         "`Access-Control-Allow-Origin: *`. Poll no faster than every 60 s."
     ),
     chain_id=STATS_CHAIN_ID,
-    routes=ROUTES,
-    schemas=SCHEMAS,
+    routes=ROUTES + governance.ROUTES + market.ROUTES,
+    schemas={**SCHEMAS, **governance.SCHEMAS, **market.SCHEMAS},
 )

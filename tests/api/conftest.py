@@ -16,6 +16,7 @@ API serves (body schema per path and status, documented headers).
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
@@ -29,6 +30,8 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from api.testing import ApiServer
+from governance_seed import seed_governance
+from market_seed import seed_market_minimal
 from core.config import Settings
 from core.epochs import DAY, HOUR, QUARTER_HOUR, epoch_start
 from core.processes import Service, cli, free_port
@@ -177,6 +180,7 @@ class FreshData:
     daily: dict[str, tuple[float, float, int]]  # YYYY-MM-DD -> (volume, fees, hours) as served after FINAL
     emissions_raw: int = EMISSIONS_RAW
     ve_locked_raw: int = VE_LOCKED_RAW
+    governance: Any = None  # governance_seed.Gov: the crafted governance rows
 
     @property
     def snapshot_day(self) -> date:
@@ -260,8 +264,10 @@ def seed_fresh(settings: Settings) -> FreshData:
         pool(latest - QUARTER_HOUR, "0x" + "d" * 40, "cl", "ETH", "USDC"),  # an older snapshot only
     ]
     client.insert("pool_snap15m", pools, column_names=POOL_COLUMNS)
+    governance = seed_governance(client, latest)
+    seed_market_minimal(client, latest)
     client.close()
-    return FreshData(latest, sorted(published), sorted(failed), without_row, window_end, daily)
+    return FreshData(latest, sorted(published), sorted(failed), without_row, window_end, daily, governance=governance)
 
 
 def seed_stale(settings: Settings) -> int:
@@ -304,8 +310,17 @@ class Contract:
             return [self._anchored(v) for v in schema]
         return schema
 
+    def path_item(self, path: str) -> dict:
+        """The contract's path item for a concrete path (templates like /pools/{poolId} match one segment)."""
+        if path in self.doc["paths"]:
+            return self.doc["paths"][path]
+        for template, item in self.doc["paths"].items():
+            if "{" in template and re.fullmatch(re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template)), path):
+                return item
+        return {}
+
     def response_doc(self, method: str, path: str, status: int) -> dict:
-        operation = self.doc["paths"].get(path, {}).get(method.lower())
+        operation = self.path_item(path).get(method.lower())
         if operation is None:
             name = {404: "NotFound", 405: "MethodNotAllowed"}[status]
             return self.deref(self.doc["components"]["responses"][name])
@@ -366,8 +381,22 @@ def _start_api(settings: Settings, log_path: Path) -> ApiServer:
 
 
 @pytest.fixture(scope="session")
-def fresh_settings(warehouse, tmp_path_factory) -> Settings:
-    settings = settings_for(warehouse.url, "api_fresh", tmp_path_factory.mktemp("fresh"))
+def api_devnet():
+    """A small devnet (manual clock) serving the chain RPC of the /live/ routes."""
+    from devnet.server import DevnetServer
+
+    with DevnetServer(seed=56, history_days=1, manual_clock=True) as devnet:
+        yield devnet
+
+
+def with_rpc(settings: Settings, devnet) -> Settings:
+    chains = {**settings.chains, 56: dataclasses.replace(settings.chains[56], rpc_url=devnet.rpc_url(56))}
+    return dataclasses.replace(settings, chains=chains)
+
+
+@pytest.fixture(scope="session")
+def fresh_settings(warehouse, api_devnet, tmp_path_factory) -> Settings:
+    settings = with_rpc(settings_for(warehouse.url, "api_fresh", tmp_path_factory.mktemp("fresh")), api_devnet)
     migrate(settings)
     return settings
 

@@ -3,6 +3,7 @@ snapshot or without a warehouse."""
 from __future__ import annotations
 
 from core.epochs import iso
+from core.methodology import METHODOLOGY_VERSION
 
 
 def test_health_fresh_is_200(fresh, fresh_data):
@@ -73,8 +74,8 @@ def test_routes_without_a_warehouse_are_500_query_failed(unreachable):
 def test_config(fresh, fresh_data, fresh_settings):
     body = fresh.get("/api/stats/config").json()
     data = body["data"]
-    assert data["chainId"] == 56 and data["methodologyVersion"] == "1.0.0" and data["snapshotIntervalMinutes"] == 15
-    assert data["foundation"] == {"wallet": fresh_settings.foundation_wallet, "veNftIds": []}
+    assert data["chainId"] == 56 and data["methodologyVersion"] == METHODOLOGY_VERSION and data["snapshotIntervalMinutes"] == 15
+    assert data["foundation"] == {"wallet": fresh_settings.foundation_wallet, "veNftIds": [1, 2]}  # governance_seed
     assert data["trackedPairs"] == ["cake-wbnb", "wbnb-usdt"]
     assert data["contracts"] == fresh_settings.contracts(56)
     assert data["lastSuccessfulSnapshot"] == {
