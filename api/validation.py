@@ -17,7 +17,12 @@ from api.envelope import ApiError
 
 UNKNOWN_PARAMETER = "unknown_parameter"
 
-_INTEGER = re.compile(r"-?[0-9]{1,18}")
+# An integer parameter is at most 18 digits (it always fits the warehouse's Int64/UInt64
+# bindings); a declared minimum or maximum narrows that, and the contract publishes the bounds.
+INTEGER_DIGITS = 18
+INTEGER_LIMIT = 10**INTEGER_DIGITS - 1
+
+_INTEGER = re.compile(rf"-?[0-9]{{1,{INTEGER_DIGITS}}}")
 _NUMBER = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
@@ -61,10 +66,24 @@ class Param:
     def required(self) -> bool:
         return self.location == "path"
 
+    @property
+    def low(self) -> int | float | None:
+        """The smallest accepted value: the declared minimum, or an integer's implicit bound."""
+        if self.minimum is None and self.kind == "integer":
+            return -INTEGER_LIMIT
+        return self.minimum
+
+    @property
+    def high(self) -> int | float | None:
+        """The largest accepted value: the declared maximum, or an integer's implicit bound."""
+        if self.maximum is None and self.kind == "integer":
+            return INTEGER_LIMIT
+        return self.maximum
+
     def accepted(self) -> str:
         """What the parameter accepts, in words (the 400 message and the OpenAPI description)."""
         if self.kind == "integer":
-            what = "an integer" + _range_text(self.minimum, self.maximum)
+            what = "an integer" + _range_text(self.low, self.high)
             if self.multiple_of:
                 what += f", a multiple of {self.multiple_of}" + (f" ({self.multiple_text})" if self.multiple_text else "")
         elif self.kind == "number":
@@ -120,7 +139,8 @@ class Param:
         return raw
 
     def _in_range(self, value: int | float) -> int | float:
-        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
+        low, high = self.low, self.high
+        if (low is not None and value < low) or (high is not None and value > high):
             raise self.invalid()
         return value
 
@@ -142,10 +162,10 @@ class Param:
                 schema["pattern"] = f"^(?:{self.pattern})$"
         if self.multiple_of:
             schema["multipleOf"] = self.multiple_of
-        if self.minimum is not None:
-            schema["minimum"] = self.minimum
-        if self.maximum is not None:
-            schema["maximum"] = self.maximum
+        if self.low is not None:
+            schema["minimum"] = self.low
+        if self.high is not None:
+            schema["maximum"] = self.high
         if self.default is not None:
             schema["default"] = str(self.default).lower() if isinstance(self.default, bool) else self.default
         return schema

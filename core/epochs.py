@@ -11,11 +11,17 @@ HOUR = 3600
 DAY = 86400
 WEEK = 7 * DAY
 QUARTER_HOUR = 900
+# The warehouse's time arithmetic ends with 32-bit Unix time (2106-02-07 06:28:15 UTC): the last
+# epoch it can place is the one starting on or before that second (2106-02-04).
+MAX_UNIX_TIME = 2**32 - 1
 
 
 def epoch_start(ts: int) -> int:
     """Start of the epoch containing `ts` (Unix seconds)."""
     return ts - ts % WEEK
+
+
+LAST_EPOCH_START = epoch_start(MAX_UNIX_TIME)
 
 
 def is_epoch_start(ts: int) -> bool:

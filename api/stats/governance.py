@@ -15,13 +15,13 @@ from api.envelope import ApiError
 from api.routes import ErrorDoc, RequestContext, Route
 from api.schema import ADDRESS, ISO_TIME, RAW_INTEGER, nullable, obj, ref
 from api.validation import Param
-from core.epochs import WEEK
+from core.epochs import LAST_EPOCH_START, WEEK
 
 ANY = -1
 EPOCH_TEXT = "an epoch start: Thursday 00:00 UTC"
 
 EPOCH = Param("epoch", "integer", "Epoch start, Unix seconds (a Thursday 00:00 UTC, a multiple of 604800)",
-              minimum=0, multiple_of=WEEK, multiple_text=EPOCH_TEXT)
+              minimum=0, maximum=LAST_EPOCH_START, multiple_of=WEEK, multiple_text=EPOCH_TEXT)
 POOL = Param("pool", "address", "Only this pool")
 FOUNDATION_ONLY = Param("foundationOnly", "boolean", "Only deposits funded by the foundation wallet", default=False)
 LIMIT_1000 = Param("limit", "integer", "Maximum number of rows", default=100, minimum=1, maximum=1000)
@@ -33,7 +33,7 @@ GAUGE_ADDRESS = Param("gaugeAddress", "address", "Gauge address", location="path
 REWARDS_LIMIT = Param("limit", "integer", "Number of epochs", default=12, minimum=1, maximum=200)
 GAUGE_NOT_FOUND = "gauge_not_found"
 EPOCH_START = Param("epochStart", "integer", "Epoch start, Unix seconds (a Thursday 00:00 UTC)", location="path",
-                    minimum=0, multiple_of=WEEK, multiple_text=EPOCH_TEXT, code="invalid_epoch")
+                    minimum=0, maximum=LAST_EPOCH_START, multiple_of=WEEK, multiple_text=EPOCH_TEXT, code="invalid_epoch")
 MIN_USD = Param("minUsd", "number", "Only gauges whose total reward (bribes + fees) is at least this many USD",
                 default=0, minimum=0)
 LIMIT_500 = Param("limit", "integer", "Maximum number of rows", default=100, minimum=1, maximum=500)

@@ -79,6 +79,30 @@ def test_messages_say_what_is_accepted():
     assert "at most once" in err.value.message
 
 
+def test_the_published_schema_bounds_what_is_parsed():
+    """Found by schemathesis: a schema-valid value must not be a 400, so an integer's implicit
+    18-digit limit is published, and an epoch stops where the warehouse's time arithmetic does."""
+    from api.stats.governance import EPOCH, EPOCH_START, VENFT_ID
+    from core.epochs import LAST_EPOCH_START, MAX_UNIX_TIME, WEEK
+
+    venft = VENFT_ID.json_schema()
+    assert (venft["minimum"], venft["maximum"]) == (0, 10**18 - 1)
+    assert VENFT_ID.parse(str(10**18 - 1)) == 10**18 - 1
+    with pytest.raises(ApiError):
+        VENFT_ID.parse(str(10**18))
+    assert Param("n", "integer").json_schema() == {"type": "integer", "minimum": -(10**18 - 1), "maximum": 10**18 - 1}
+    assert "minimum" not in Param("x", "number").json_schema()  # a number's bound is its finiteness
+
+    assert LAST_EPOCH_START % WEEK == 0 and LAST_EPOCH_START <= MAX_UNIX_TIME < LAST_EPOCH_START + WEEK
+    for param in (EPOCH, EPOCH_START):
+        assert param.json_schema()["maximum"] == LAST_EPOCH_START
+        assert param.parse(str(LAST_EPOCH_START)) == LAST_EPOCH_START
+        with pytest.raises(ApiError) as err:
+            param.parse(str(LAST_EPOCH_START + WEEK))
+        assert err.value.code == "invalid_epoch"
+        assert f"from 0 to {LAST_EPOCH_START}" in err.value.message
+
+
 def test_snake_case_codes():
     assert snake("poolId") == "pool_id" and snake("minTvl") == "min_tvl" and snake("days") == "days"
 
