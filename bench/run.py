@@ -4,31 +4,75 @@ Every figure is a ratio of two numbers taken in this one run, on this machine, p
 size of the dataset behind it:
 
 - uncached API p50 / raw SQL p50: what the API adds over running the route's SQL files through
-  clickhouse-connect (same warehouse, same queries: snapshot resolution + data query);
+  clickhouse-connect (same warehouse, same user, same queries with the same parameters: snapshot
+  resolution + every data query of the route's handler, as listed in SQL_MAP and checked
+  against the handler by running it once, see bench/trace.py);
 - cached API p50 / hello-world p50: what a per-snapshot cache hit costs over the cheapest
   possible Sanic response.
 
-The stack (embedded warehouse, devnet with 90 days of history, API with and without its response
-cache, a hello-world app) starts on free ports in a temporary folder and stops at the end.
+The stack (embedded warehouse, devnet with 90 days of history by default, API with and without
+its response cache, a hello-world app) starts on free ports in a temporary folder and stops at
+the end. The backfill materializes every 15-minute snapshot partition through Dagster, which
+takes long for 90 days; `--days 7 -n 50` is a quick end-to-end check.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import tempfile
+import textwrap
+import threading
 import time
 from pathlib import Path
 
 import httpx
 
+from api.snapshots import LATEST_SNAPSHOT, Snapshot
+from api.sql import QueryBook
+from bench.trace import Call, trace_route
+from core.chains import STATS_CHAIN_ID
 from core.config import Settings
 from core.logs import setup_logging
 from core.processes import Service, cli, free_port
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-QUERIES = REPO_ROOT / "warehouse_sql" / "queries" / "stats"
+BOOK = QueryBook("stats")  # warehouse_sql/queries/stats/*.sql, as the API loads them
+CORE = "{coreToken}"  # replaced by the core token's address (lower case, as the API parses it)
+
+# The routes measured (paths under /api/stats), each with what its handler runs, read from its
+# code (api/stats/handlers.py, market.py, governance.py): every SQL file in order, with the values
+# it binds besides chain_id and snapshot_at (the route's parameters under snake_case names, then
+# the handler's keyword values; see RequestContext.rows). Before every snapshot-backed request the
+# API also runs latest_snapshot.sql. The bench runs each handler once against the warehouse
+# (bench/trace.py) and stops if this table differs from what it actually ran.
+ANY = -1  # governance.ANY: "no filter" for epoch / venft_id
+POOL_FILTERS = {"pair_a": "", "pair_b": "", "token": "", "pool": "", "fee_kind": ""}  # market._pool_filters defaults
+SQL_MAP: dict[str, tuple[tuple[str, dict], ...]] = {
+    # handlers.protocol: ctx.rows()
+    "/protocol": (("protocol", {}),),
+    # handlers.protocol_history: ctx.rows(); days from the query
+    "/protocol/history?days=365": (("protocol_history", {"days": 365}),),
+    # market.pools: ctx.rows("pools", **_pool_filters(sort, type, limit, min_tvl, incentivized=-1|0|1))
+    "/pools?sort=volume24h&type=all&limit=500&minTvl=0": (
+        ("pools", {**POOL_FILTERS, "sort": "volume24h", "type": "all", "limit": 500, "min_tvl": 0.0, "incentivized": -1}),
+    ),
+    "/pools?sort=apr&type=v3&incentivized=true": (
+        ("pools", {**POOL_FILTERS, "sort": "apr", "type": "v3", "limit": 50, "min_tvl": -1.0, "incentivized": 1}),
+    ),
+    # governance.epochs: ctx.rows(); limit from the query
+    "/epochs?limit=52": (("epochs", {"limit": 52}),),
+    # governance.markets_bribes: ctx.rows(epoch=ANY, min_usd=float(minUsd)); limit from the query
+    "/markets/bribes?limit=500": (("markets_bribes", {"epoch": ANY, "min_usd": 0.0, "limit": 500}),),
+    # market.token_detail: ctx.rows("tokens", limit=1), then ctx.rows("tokens_history"); address from the path
+    f"/tokens/{CORE}": (("tokens", {"address": CORE, "limit": 1}), ("tokens_history", {"address": CORE})),
+    # governance.votes: ctx.rows("votes", epoch=ANY, venft_id=ANY, pool="", latest_only, foundation_only=False)
+    "/votes?latestOnly=false": (
+        ("votes", {"epoch": ANY, "venft_id": ANY, "pool": "", "latest_only": False, "foundation_only": False}),
+    ),
+}
+ROUTES: tuple[str, ...] = tuple(SQL_MAP)
 
 
 def percentiles(samples: list[float]) -> tuple[float, float]:
@@ -50,17 +94,16 @@ def time_http(client: httpx.Client, url: str, n: int, headers: dict | None = Non
     return out
 
 
-def time_sql(settings: Settings, route_sql: str, params: dict, n: int) -> list[float]:
-    """The route's queries through clickhouse-connect: resolve the snapshot, then the data query."""
-    from warehouse.client import get_client
-
-    client = get_client(settings)
-    latest_sql = (QUERIES / "latest_snapshot.sql").read_text()
-    data_sql = (QUERIES / route_sql).read_text()
+def time_sql(client, latest_sql: str, calls: list[Call], n: int) -> list[float]:
+    """The route's queries through clickhouse-connect, as the API runs them per uncached request:
+    resolve the latest snapshot, then every data query of the handler with its bound values."""
 
     def once() -> None:
-        row = client.query(latest_sql, parameters={"chain_id": 56}).first_row
-        client.query(data_sql, parameters={"chain_id": 56, "snapshot_at": row[0], **params}).result_rows
+        row = client.query(latest_sql, parameters={"chain_id": STATS_CHAIN_ID}).first_row
+        snapshot_at = Snapshot.from_row(*row).param
+        for name, bound in calls:
+            values = {**bound, "snapshot_at": snapshot_at} if "snapshot_at" in bound else bound
+            client.query(BOOK[name].text, parameters=values).result_rows
 
     for _ in range(min(20, n)):
         once()
@@ -72,19 +115,97 @@ def time_sql(settings: Settings, route_sql: str, params: dict, n: int) -> list[f
     return out
 
 
-def dataset_size(settings: Settings) -> str:
-    from warehouse.client import get_client
+def check_sql_map(client, settings: Settings, url: str, label: str, expected: tuple[tuple[str, dict], ...]) -> list[Call]:
+    """Run the route's handler once (bench.trace) and compare the SQL files it ran, and their
+    bound values, with the table; a difference stops the bench (the table is out of date)."""
+    from api.stats.routes import FAMILY
 
-    client = get_client(settings)
-    parts = []
-    for table in ("snapshot_runs", "protocol_snap15m", "pool_snap15m", "token_snap15m", "pool_hourly", "protocol_hourly"):
-        parts.append(f"{table}={client.command(f'SELECT count() FROM {table}'):,}")
-    return ", ".join(parts)
+    route, snapshot, calls = trace_route(FAMILY, url, client, settings)
+    base = {"chain_id": STATS_CHAIN_ID}
+    if snapshot is not None:
+        base["snapshot_at"] = snapshot.param
+    problems = []
+    for name, values in expected:
+        declared = BOOK[name].parameters - base.keys()
+        if set(values) != declared:
+            problems.append(f"{name}.sql declares {sorted(declared)}, the table gives {sorted(values)}")
+    if not problems:
+        want = [(name, BOOK[name].bind({**base, **values})) for name, values in expected]
+        if [n for n, _ in want] != [n for n, _ in calls]:
+            problems.append(f"the table lists {[n for n, _ in want]}, handler {route.handler.__name__} ran {[n for n, _ in calls]}")
+        else:
+            for (name, table), (_, ran) in zip(want, calls):
+                for key in sorted(table.keys() | ran.keys()):
+                    if table.get(key) != ran.get(key) or type(table.get(key)) is not type(ran.get(key)):
+                        problems.append(f"{name}.sql {key}: table {table.get(key)!r}, handler {ran.get(key)!r}")
+    if problems:
+        raise SystemExit(f"SQL_MAP[{label!r}] does not match the handler:\n  " + "\n  ".join(problems))
+    return calls
+
+
+class Heartbeat:
+    """Prints, every `every` seconds while the backfill runs, the rows its snapshot assets have
+    written so far: the backfill itself reports a multi-process snapshot run only when it ends."""
+
+    def __init__(self, settings: Settings, every: float = 60.0):
+        self.settings, self.every = settings, every
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.t0 = time.monotonic()
+
+    def __enter__(self) -> "Heartbeat":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join(5)
+
+    def _run(self) -> None:
+        from warehouse.client import get_client
+
+        client = None
+        while not self.stop.wait(self.every):
+            try:
+                client = client or get_client(self.settings)
+                rows = client.query(
+                    "SELECT table, sum(rows) FROM system.parts WHERE active AND database = currentDatabase() "
+                    "AND (table LIKE '%snap15m' OR table = 'snapshot_runs') GROUP BY table ORDER BY table"
+                ).result_rows
+                text = ", ".join(f"{t.removesuffix('_snap15m')} {n:,}" for t, n in rows) or "none yet"
+            except Exception as exc:  # noqa: BLE001 - progress only
+                text = f"({type(exc).__name__})"
+            print(f"  ... {time.monotonic() - self.t0:.0f} s, snapshot rows so far: {text}", flush=True)
+
+
+def dataset_size(client) -> str:
+    """Row counts of every table of the warehouse database (views excluded)."""
+    tables = client.query(
+        "SELECT name FROM system.tables WHERE database = currentDatabase() AND engine NOT LIKE '%View' ORDER BY name"
+    ).result_rows
+    parts = [f"{name}={client.command(f'SELECT count() FROM `{name}`'):,}" for (name,) in tables]
+    return textwrap.fill(", ".join(parts), width=110, initial_indent="  ", subsequent_indent="  ")
+
+
+def items(body: dict) -> int:
+    """Rows in a response: list length, or the history length of a detail object."""
+    data = body.get("data")
+    if isinstance(data, list):
+        return len(data)
+    if isinstance(data, dict) and isinstance(data.get("history"), list):
+        return len(data["history"])
+    return 1
+
+
+def progress(text: str) -> None:
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K" + text)
+        sys.stderr.flush()
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--days", type=int, default=90, help="devnet history (days)")
+    ap.add_argument("--days", type=int, default=90, help="devnet history in days (default 90; 7 for a quick check)")
     ap.add_argument("-n", type=int, default=500, help="requests per measurement")
     args = ap.parse_args(argv)
     setup_logging("WARNING")
@@ -117,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
 
         migrate(settings)
         t0 = time.perf_counter()
-        backfill(settings)
+        with Heartbeat(settings):
+            backfill(settings)
         backfill_s = time.perf_counter() - t0
         start("api", cli("api", "--port", str(ports["api"])), f"http://127.0.0.1:{ports['api']}/api/stats/openapi.json")
         start(
@@ -128,31 +250,56 @@ def main(argv: list[str] | None = None) -> int:
         )
         start("hello", [sys.executable, "-m", "bench.hello", str(ports["hello"])], f"http://127.0.0.1:{ports['hello']}/hello")
 
-        size = dataset_size(settings)
-        print(f"\ndataset: {args.days}-day devnet history, backfilled in {backfill_s:.0f} s; rows: {size}")
-        print(f"requests per figure: {args.n}, sequential, keep-alive, one client\n")
+        from warehouse.client import get_client
 
-        http = httpx.Client(timeout=30)
+        sql_client = get_client(settings, readonly=True)  # the API's credentials
+        print(f"\ndataset: {args.days}-day devnet history, backfilled in {backfill_s:.0f} s; rows:", flush=True)
+        print(dataset_size(sql_client))
+
+        core = settings.contracts(STATS_CHAIN_ID)["coreToken"].lower()
+        http = httpx.Client(timeout=120)
+        plan = []  # (label, url path, SQL calls, items)
+        print("checking SQL_MAP against the handlers ...", flush=True)
+        for label in ROUTES:
+            path = "/api/stats" + label.replace(CORE, core)
+            expected = tuple((name, {k: (core if v == CORE else v) for k, v in values.items()}) for name, values in SQL_MAP[label])
+            calls = check_sql_map(sql_client, settings, path, label, expected)
+            r = http.get(f"http://127.0.0.1:{ports['api_nocache']}{path}")
+            if r.status_code != 200:
+                raise RuntimeError(f"{path} answered {r.status_code}: {r.text[:200]}")
+            plan.append((label.replace(CORE, "<coreToken>"), path, calls, items(r.json())))
+
+        print(f"\nrequests per figure: {args.n}, sequential, keep-alive, one client; "
+              f"raw SQL = latest_snapshot.sql + the handler's files (column 'sql'), clickhouse-connect, same user\n")
         hello = percentiles(time_http(http, f"http://127.0.0.1:{ports['hello']}/hello", args.n))
-        routes = [
-            ("/api/stats/protocol", "protocol.sql", {}),
-            ("/api/stats/protocol/history?days=365", "protocol_history.sql", {"days": 365}),
-        ]
-        header = f"{'route':42} {'uncached p50/p99 ms':>20} {'raw SQL p50/p99 ms':>19} {'cached p50/p99 ms':>18} {'uncached/SQL':>12} {'cached/hello':>12}"
+        latest_sql = BOOK[LATEST_SNAPSHOT].text
+        width = max(len(label) for label, *_ in plan)
+        header = (f"{'route (/api/stats)':{width}} {'sql':>3} {'rows':>5}  {'uncached ms p50/p99':>18}  "
+                  f"{'raw SQL ms p50/p99':>18}  {'cached ms p50/p99':>18}  {'uncached/SQL':>12} {'cached/hello':>12}")
         print(header)
-        print("-" * len(header))
-        for path, sql_file, params in routes:
+        print("-" * len(header), flush=True)
+
+        def ms(p: tuple[float, float]) -> str:
+            return f"{p[0]*1e3:8.2f} /{p[1]*1e3:8.2f}"
+
+        for label, path, calls, rows in plan:
+            progress(f"{label}: uncached ...")
             unc = percentiles(time_http(http, f"http://127.0.0.1:{ports['api_nocache']}{path}", args.n))
-            sql = percentiles(time_sql(settings, sql_file, params, args.n))
+            progress(f"{label}: raw SQL ...")
+            sql = percentiles(time_sql(sql_client, latest_sql, calls, args.n))
+            progress(f"{label}: cached ...")
             cached = percentiles(time_http(http, f"http://127.0.0.1:{ports['api']}{path}", args.n))
+            progress("")
             print(
-                f"{path:42} {unc[0]*1e3:9.2f}/{unc[1]*1e3:<9.2f} {sql[0]*1e3:9.2f}/{sql[1]*1e3:<8.2f} "
-                f"{cached[0]*1e3:8.2f}/{cached[1]*1e3:<8.2f} {unc[0]/sql[0]:12.2f} {cached[0]/hello[0]:12.2f}"
+                f"{label:{width}} {len(calls) + 1:3d} {rows:5d}  {ms(unc)}  {ms(sql)}  {ms(cached)}  "
+                f"{unc[0]/sql[0]:12.2f} {cached[0]/hello[0]:12.2f}",
+                flush=True,
             )
         print(f"\nSanic hello-world p50/p99: {hello[0]*1e3:.2f}/{hello[1]*1e3:.2f} ms")
     finally:
         for svc in reversed(services):
             svc.stop()
+        shutil.rmtree(work, ignore_errors=True)  # a 90-day warehouse is hundreds of MB
     return 0
 
 

@@ -1,0 +1,74 @@
+"""Which SQL files a route's handler runs, with which bound values: found by running the handler.
+
+`trace_route(...)` parses the request exactly as the API does (the route's `ParamParser`),
+builds the API's own `RequestContext` and awaits the route's handler, with a `QueryBook` that
+records every `(file, bound parameters)` it is asked to run and runs it through a sync
+clickhouse-connect client (handlers whose later query depends on an earlier result still get
+real rows). The bench compares that record with its hand-written table, so the "raw SQL" figure
+cannot silently drift from what the handler does.
+"""
+from __future__ import annotations
+
+import asyncio
+import re
+from types import SimpleNamespace
+from typing import Any
+from urllib.parse import urlsplit
+
+from api.routes import Family, RequestContext, Route
+from api.snapshots import LATEST_SNAPSHOT, Snapshot
+from api.sql import QueryBook, to_dicts
+from api.validation import ParamParser
+
+Call = tuple[str, dict[str, Any]]  # (query file stem, parameters exactly as bound)
+
+
+class RecordingBook(QueryBook):
+    """A QueryBook whose `rows` records the call and runs it on a sync client."""
+
+    def __init__(self, family: str):
+        super().__init__(family)
+        self.calls: list[Call] = []
+
+    async def rows(self, client: Any, name: str, values: dict[str, Any]) -> list[dict[str, Any]]:
+        query = self.queries[name]
+        bound = query.bind(values)
+        self.calls.append((name, bound))
+        result = client.query(query.text, parameters=bound)
+        return to_dicts(result.column_names, result.column_types, result.result_rows)
+
+
+def resolve_snapshot(client: Any, book: QueryBook, chain_id: int) -> Snapshot:
+    """What api.snapshots.latest_snapshot does, on a sync client."""
+    query = book[LATEST_SNAPSHOT]
+    rows = client.query(query.text, parameters=query.bind({"chain_id": chain_id})).result_rows
+    if not rows:
+        raise RuntimeError("no successful snapshot in the warehouse")
+    return Snapshot.from_row(*rows[0])
+
+
+def match_route(family: Family, url: str) -> tuple[Route, dict[str, str], str]:
+    """The family route serving `url` (path under family.prefix), its path arguments and query string."""
+    parts = urlsplit(url)
+    path = parts.path
+    if not path.startswith(family.prefix):
+        raise ValueError(f"{url} is not under {family.prefix}")
+    rest = path[len(family.prefix):]
+    for route in family.routes:
+        pattern = re.sub(r"\\\{([A-Za-z_][A-Za-z0-9_]*)\\\}", r"(?P<\1>[^/]+)", re.escape(route.path))
+        m = re.fullmatch(pattern, rest)
+        if m:
+            return route, m.groupdict(), parts.query
+    raise ValueError(f"no route of {family.prefix} serves {path}")
+
+
+def trace_route(family: Family, url: str, client: Any, settings: Any) -> tuple[Route, Snapshot | None, list[Call]]:
+    """Run the handler of `url` once; return its route, the snapshot it read and its SQL calls."""
+    route, path_args, query_string = match_route(family, url)
+    book = RecordingBook(family.name)
+    params = ParamParser(route.params).parse(query_string, path_args)
+    snapshot = resolve_snapshot(client, book, family.chain_id) if route.snapshot else None
+    app = SimpleNamespace(ctx=SimpleNamespace(client=client, settings=settings))
+    ctx = RequestContext(app, route, params, snapshot, family.chain_id, book)  # type: ignore[arg-type]
+    asyncio.run(route.handler(ctx))
+    return route, snapshot, book.calls
