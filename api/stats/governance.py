@@ -334,27 +334,27 @@ def _opt(value: Any, missing: Any) -> Any:
     return missing if value is None else value
 
 
-async def bribes(ctx: RequestContext) -> list[dict[str, Any]]:
+async def _bribe_rows(ctx: RequestContext, *, pool: str = "", gauge: str = "", foundation_only: bool | None = None,
+                      epoch: int | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+    """bribes.sql, the one query behind every bribe list; unset filters come from the query string."""
     p = ctx.params
     return await ctx.rows(
         "bribes",
-        pool=_opt(p.get("pool"), ""),
-        epoch=_opt(p.get("epoch"), ANY),
-        foundation_only=bool(p.get("foundationOnly")),
-        limit=p["limit"],
+        pool=pool,
+        gauge=gauge,
+        epoch=epoch if epoch is not None else _opt(p.get("epoch"), ANY),
+        foundation_only=foundation_only if foundation_only is not None else bool(p.get("foundationOnly")),
+        limit=limit if limit is not None else p["limit"],
     )
+
+
+async def bribes(ctx: RequestContext) -> list[dict[str, Any]]:
+    return await _bribe_rows(ctx, pool=_opt(ctx.params.get("pool"), ""))
 
 
 async def pool_bribes(ctx: RequestContext) -> list[dict[str, Any]]:
     """Exactly /bribes?pool=<poolId>: the same SQL file with the path's pool."""
-    p = ctx.params
-    return await ctx.rows(
-        "bribes",
-        pool=p["poolId"],
-        epoch=_opt(p.get("epoch"), ANY),
-        foundation_only=bool(p.get("foundationOnly")),
-        limit=p["limit"],
-    )
+    return await _bribe_rows(ctx, pool=ctx.params["poolId"])
 
 
 async def bribes_totals(ctx: RequestContext) -> list[dict[str, Any]]:
@@ -420,8 +420,8 @@ async def gauges_detail(ctx: RequestContext) -> dict[str, Any]:
 
 
 async def gauges_bribes(ctx: RequestContext) -> list[dict[str, Any]]:
-    p = ctx.params
-    return await ctx.rows(epoch=_opt(p.get("epoch"), ANY), foundation_only=bool(p.get("foundationOnly")))
+    """/bribes filtered to one gauge: the same SQL file."""
+    return await _bribe_rows(ctx, gauge=ctx.params["gaugeAddress"])
 
 
 def _usd_total(values: list[float | None]) -> float | None:
@@ -471,9 +471,7 @@ async def foundation_votes(ctx: RequestContext) -> list[dict[str, Any]]:
 
 async def foundation_bribes(ctx: RequestContext) -> list[dict[str, Any]]:
     """/bribes with foundationOnly=true: the same SQL file."""
-    p = ctx.params
-    return await ctx.rows("bribes", pool=_opt(p.get("pool"), ""), epoch=_opt(p.get("epoch"), ANY),
-                          foundation_only=True, limit=p["limit"])
+    return await _bribe_rows(ctx, pool=_opt(ctx.params.get("pool"), ""), foundation_only=True)
 
 
 async def foundation_kpis(ctx: RequestContext) -> list[dict[str, Any]]:
@@ -495,7 +493,7 @@ async def epochs_detail(ctx: RequestContext) -> dict[str, Any]:
     epoch = ctx.params["epochStart"]
     votes = await ctx.rows("foundation_votes", epoch=epoch, latest_only=True)
     rep = votes[0]["snapshotAt"] if votes else None
-    bribes = await ctx.rows("bribes", pool="", epoch=epoch, foundation_only=False, limit=100_000)
+    bribes = await _bribe_rows(ctx, epoch=epoch, foundation_only=False, limit=100_000)
     kpis = await ctx.rows("foundation_kpis", epoch=epoch, pool="", gauge_address="", limit=100_000, latest_only=True)
     if rep is None and kpis:
         rep = kpis[0]["snapshotAt"]

@@ -1,8 +1,9 @@
--- /api/stats/bribes and its alias /api/stats/pools/{poolId}/bribes: bribe deposits known at the
+-- /api/stats/bribes, its alias /api/stats/pools/{poolId}/bribes, /foundation/bribes and
+-- /gauges/{gaugeAddress}/bribes: bribe deposits known at the
 -- snapshot (block_timestamp <= snapshot_at), newest first.
 -- Parameters: {chain_id:UInt32}, {snapshot_at:DateTime64(3, 'UTC')}, {pool:String} ('' = every
--- pool), {epoch:Int64} (epoch start in Unix seconds; -1 = every epoch), {foundation_only:Bool},
--- {limit:UInt32}
+-- pool), {gauge:String} ('' = every gauge), {epoch:Int64} (epoch start in Unix seconds; -1 =
+-- every epoch), {foundation_only:Bool}, {limit:UInt32}
 -- amountUsd is the USD value at deposit time (the subgraph's amountUSD); amount = raw / 10^decimals.
 SELECT
     id                                        AS id,
@@ -24,6 +25,7 @@ FROM bribe_events FINAL
 WHERE chain_id = {chain_id:UInt32}
   AND block_timestamp <= {snapshot_at:DateTime64(3, 'UTC')}
   AND ({pool:String} = '' OR pool_address = {pool:String})
+  AND ({gauge:String} = '' OR gauge_address = {gauge:String})
   AND ({epoch:Int64} < 0 OR epoch = toDateTime64({epoch:Int64}, 3, 'UTC'))
   AND (NOT {foundation_only:Bool} OR is_foundation)
 ORDER BY block_timestamp DESC, id DESC
