@@ -7,7 +7,11 @@ Each check is one SQL file in warehouse_sql/transforms/checks/ run against the w
 - reconciliation: protocol TVL == sum of pool TVL (and v2 + CL == total) within 1e-9 relative;
   protocol_daily == sum of protocol_hourly per day;
 - hourly completeness: 24 buckets per complete day, no bucket for an hour that had not ended,
-  protocol pool_count == pool buckets per hour.
+  protocol pool_count == pool buckets per hour;
+- governance snapshots: ve split and lock counts add up, foundation summary equals its vote rows,
+  gauge total APR equals its parts, KPI classifications valid and stamped with the methodology;
+- core token: one factsheet row per snapshot, market cap = price x supply, null when unknown;
+- governance events: bribes and votes in the epoch of their block, claims for an ended epoch.
 
 Checks run after their asset (and after publication where they read published snapshots).
 """
@@ -20,6 +24,7 @@ from dagster import AssetCheckExecutionContext, AssetCheckResult, AssetCheckSeve
 from assets.writers import query_rows
 from core.config import Settings
 from core.epochs import iso
+from core.methodology import METHODOLOGY_VERSION
 from orchestration.resources import ChainResource, WarehouseResource
 
 REL_TOL = 1e-9
@@ -143,10 +148,69 @@ def build_checks(settings: Settings) -> Sequence[AssetChecksDefinition]:
             },
         )
 
+    @asset_check(
+        asset="gauge_snapshots",
+        name="governance_snapshots_consistent",
+        additional_deps=["ve_snapshots", "foundation_snapshots", "kpi_snapshots", "snapshot_publication"],
+        description="Per published snapshot: ve split and lock counts add up, the foundation summary equals its "
+        "vote rows, gauge total APR = emission + fee + bribe, KPI classifications valid for the methodology.",
+    )
+    def governance_snapshots_consistent(
+        context: AssetCheckExecutionContext, warehouse: WarehouseResource, chain: ChainResource
+    ) -> AssetCheckResult:
+        with warehouse.client() as client:
+            row = query_rows(client, "checks/governance_snapshot_consistency.sql",
+                             {"chain_id": chain.chain_id, "from_ts": 0, "to_ts": FAR_FUTURE, "rel_tol": REL_TOL,
+                              "methodology": METHODOLOGY_VERSION})[0]
+        counts = {k: int(v) for k, v in row.items()}
+        return AssetCheckResult(passed=sum(v for k, v in counts.items() if k != "published") == 0, metadata=counts)
+
+    @asset_check(
+        asset="core_token_snapshot",
+        name="core_token_factsheet_consistent",
+        additional_deps=["snapshot_publication"],
+        description="One core-token row per published snapshot; market cap = price x supply, null when either is unknown.",
+    )
+    def core_token_factsheet_consistent(
+        context: AssetCheckExecutionContext, warehouse: WarehouseResource, chain: ChainResource
+    ) -> AssetCheckResult:
+        with warehouse.client() as client:
+            row = query_rows(client, "checks/core_token_consistency.sql",
+                             {"chain_id": chain.chain_id, "from_ts": 0, "to_ts": FAR_FUTURE, "rel_tol": REL_TOL})[0]
+        return AssetCheckResult(
+            passed=int(row["bad_row_counts"]) + int(row["bad_market_caps"]) == 0,
+            metadata={
+                "published": int(row["published"]),
+                "bad_row_counts": int(row["bad_row_counts"]),
+                "bad_market_caps": int(row["bad_market_caps"]),
+                "examples": ", ".join(iso(t) for t in row["examples"]),
+            },
+        )
+
+    @asset_check(
+        asset="governance_events",
+        name="governance_events_in_their_epochs",
+        description="Bribes and votes in the epoch of their block, claims for an epoch that had ended, "
+        "nothing in the future, no negative USD.",
+    )
+    def governance_events_in_their_epochs(
+        context: AssetCheckExecutionContext, warehouse: WarehouseResource, chain: ChainResource
+    ) -> AssetCheckResult:
+        with warehouse.client() as client:
+            row = query_rows(client, "checks/governance_event_epochs.sql",
+                             {"chain_id": chain.chain_id, "now_ts": int(time.time())})[0]
+        counts = {k: int(v) for k, v in row.items()}
+        return AssetCheckResult(
+            passed=counts["bad_bribes"] + counts["bad_votes"] + counts["bad_claims"] == 0, metadata=counts
+        )
+
     return [
         protocol_snapshot_fresh,
         published_snapshot_row_counts,
         protocol_tvl_reconciles_with_pools,
         protocol_daily_reconciles_with_hourly,
         hourly_buckets_complete,
+        governance_snapshots_consistent,
+        core_token_factsheet_consistent,
+        governance_events_in_their_epochs,
     ]

@@ -16,7 +16,6 @@ API serves (body schema per path and status, documented headers).
 from __future__ import annotations
 
 import dataclasses
-import re
 import time
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
@@ -25,10 +24,8 @@ from typing import Any
 
 import httpx
 import pytest
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
 
+from api.contract_check import ContractChecker
 from api.testing import ApiServer
 from governance_seed import seed_governance
 from market_seed import seed_market_minimal
@@ -40,7 +37,6 @@ from warehouse.migrate import migrate
 
 ANALYST_USER, ANALYST_PASSWORD = "analyst", "analyst-secret"
 WRITER_USER, WRITER_PASSWORD = "writer", "writer-secret"
-CONTRACT_URI = "urn:api-stats-openapi"
 
 PROTOCOL_COLUMNS = [
     "chain_id", "snapshot_at", "block_number", "block_timestamp", "tvl_usd", "tvl_v2_usd", "tvl_cl_usd",
@@ -279,79 +275,10 @@ def seed_stale(settings: Settings) -> int:
     return at
 
 
-# ------------------------------------------------------------------------------ contract
-
-
-class Contract:
-    """The served OpenAPI document as a validator of responses."""
-
-    def __init__(self, doc: dict):
-        self.doc = doc
-        self.registry = Registry().with_resource(CONTRACT_URI, Resource.from_contents(doc, default_specification=DRAFT202012))
-
-    def deref(self, node: dict) -> dict:
-        while isinstance(node, dict) and "$ref" in node:
-            target: Any = self.doc
-            for part in node["$ref"].removeprefix("#/").split("/"):
-                target = target[part.replace("~1", "/").replace("~0", "~")]
-            node = target
-        return node
-
-    def validate(self, schema: dict, instance: Any) -> None:
-        validator = Draft202012Validator(self._anchored(schema), registry=self.registry)
-        errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
-        assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors[:5])
-
-    def _anchored(self, schema: Any) -> Any:
-        """Rewrite local refs (#/components/...) to point into the registered document."""
-        if isinstance(schema, dict):
-            return {k: (f"{CONTRACT_URI}{v}" if k == "$ref" and v.startswith("#") else self._anchored(v)) for k, v in schema.items()}
-        if isinstance(schema, list):
-            return [self._anchored(v) for v in schema]
-        return schema
-
-    def path_item(self, path: str) -> dict:
-        """The contract's path item for a concrete path (templates like /pools/{poolId} match one segment)."""
-        if path in self.doc["paths"]:
-            return self.doc["paths"][path]
-        for template, item in self.doc["paths"].items():
-            if "{" in template and re.fullmatch(re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template)), path):
-                return item
-        return {}
-
-    def response_doc(self, method: str, path: str, status: int) -> dict:
-        operation = self.path_item(path).get(method.lower())
-        if operation is None:
-            name = {404: "NotFound", 405: "MethodNotAllowed"}[status]
-            return self.deref(self.doc["components"]["responses"][name])
-        responses = operation["responses"]
-        assert str(status) in responses, f"{method} {path} answered {status}, which the contract does not document"
-        return self.deref(responses[str(status)])
-
-    def check(self, response: httpx.Response) -> None:
-        request = response.request
-        if request.method == "OPTIONS":
-            return
-        documented = self.response_doc(request.method, request.url.path, response.status_code)
-        content = documented.get("content")
-        if content is None:
-            assert response.content == b""
-        else:
-            assert response.headers["content-type"].startswith("application/json")
-            self.validate(content["application/json"]["schema"], response.json())
-        for name, header in documented.get("headers", {}).items():
-            header = self.deref(header)
-            assert name in response.headers, f"documented header {name} missing on {response.status_code}"
-            value: Any = response.headers[name]
-            if header["schema"].get("type") == "integer":
-                value = int(value)
-            self.validate(header["schema"], value)
-
-
 class Api:
     """httpx against one API server; every response is checked against the contract."""
 
-    def __init__(self, server: ApiServer, contract: Contract | None, client: httpx.Client):
+    def __init__(self, server: ApiServer, contract: ContractChecker | None, client: httpx.Client):
         self.server = server
         self.contract = contract
         self.client = client
@@ -423,8 +350,8 @@ def openapi(fresh_server, http) -> dict:
 
 
 @pytest.fixture(scope="session")
-def contract(openapi) -> Contract:
-    return Contract(openapi)
+def contract(openapi) -> ContractChecker:
+    return ContractChecker(openapi)
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,7 @@ watch it flip; the `fresh` fixture then materializes the newest partition for ev
 """
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from api.contract_check import ContractChecker
 from core.processes import Service, cli, free_port
 
 HISTORY_DAYS = 32  # > 30 so the 30-day window is fully covered
@@ -39,7 +41,20 @@ class Stack:
         return f"http://127.0.0.1:{self.env['DEVNET_PORT']}"
 
     def get(self, path: str, **kw) -> httpx.Response:
-        return httpx.get(self.api_url + path, timeout=30, **kw)
+        """GET on the API; every /api/stats answer is validated against the served contract."""
+        r = httpx.get(self.api_url + path, timeout=30, **kw)
+        if path.startswith("/api/stats/") and not path.startswith("/api/stats/openapi.json"):
+            self.contract.check(r)
+        return r
+
+    def data(self, path: str):
+        r = self.get(path)
+        assert r.status_code == 200, r.text
+        return r.json()["data"]
+
+    @functools.cached_property
+    def contract(self) -> ContractChecker:
+        return ContractChecker(httpx.get(self.api_url + "/api/stats/openapi.json", timeout=30).json())
 
     def truth(self, path: str, **params) -> dict:
         r = httpx.get(f"{self.devnet_url}/chains/56/truth/{path}", params=params, timeout=30)

@@ -1,12 +1,9 @@
 """Governance numbers served by the API (bribes, votes, vote escrow, epochs) against the devnet's
-independent ground truth. Every response is validated against the served OpenAPI document with
-the API suite's contract checker (tests/api/conftest.py `Contract`)."""
+independent ground truth. Every response is validated against the served OpenAPI document
+(`Stack.get`)."""
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 
 import httpx
 import pytest
@@ -14,7 +11,6 @@ import pytest
 from core.epochs import WEEK
 
 REL = 1e-9
-API_SUITE = Path(__file__).resolve().parents[1] / "api"
 
 
 def close(a: float | None, b: float | None, rel: float = REL) -> bool:
@@ -23,36 +19,9 @@ def close(a: float | None, b: float | None, rel: float = REL) -> bool:
     return abs(a - b) <= rel * max(abs(a), abs(b), 1e-12)
 
 
-def _contract_class():
-    """The API suite's contract checker, loaded from its conftest without registering fixtures."""
-    if str(API_SUITE) not in sys.path:
-        sys.path.append(str(API_SUITE))  # its helper module (governance_seed)
-    spec = importlib.util.spec_from_file_location("api_suite_conftest", API_SUITE / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module.Contract
-
-
-class CheckedApi:
-    def __init__(self, stack):
-        self.stack = stack
-        self.contract = _contract_class()(stack.get("/api/stats/openapi.json").json())
-
-    def get(self, path: str) -> httpx.Response:
-        r = self.stack.get(path)
-        self.contract.check(r)
-        return r
-
-    def data(self, path: str):
-        r = self.get(path)
-        assert r.status_code == 200, r.text
-        return r.json()["data"]
-
-
 @pytest.fixture(scope="module")
-def api(fresh) -> CheckedApi:
-    return CheckedApi(fresh)
+def api(fresh):
+    return fresh
 
 
 @pytest.fixture(scope="module")

@@ -144,7 +144,8 @@ def test_asset_checks_pass(stack):
     by_name = {ev.check_name: ev for ev in evaluations}
     assert set(by_name) == {
         "hourly_buckets_complete", "protocol_daily_reconciles_with_hourly", "protocol_snapshot_fresh",
-        "published_snapshot_row_counts", "protocol_tvl_reconciles_with_pools",
+        "published_snapshot_row_counts", "protocol_tvl_reconciles_with_pools", "governance_snapshots_consistent",
+        "core_token_factsheet_consistent", "governance_events_in_their_epochs",
     }
     failed = {name: ev.metadata for name, ev in by_name.items() if not ev.passed}
     assert not failed

@@ -1,0 +1,85 @@
+"""Response validation against a served OpenAPI document (used by the test suites).
+
+    contract = ContractChecker(httpx.get(base + "/api/stats/openapi.json").json())
+    contract.check(response)   # body schema for the path and status, documented headers
+
+Templated paths (`/pools/{poolId}`) match one path segment; an undocumented status fails.
+Needs the `test` extra (jsonschema).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+CONTRACT_URI = "urn:api-openapi-contract"
+
+
+class ContractChecker:
+    """The served OpenAPI document as a validator of responses."""
+
+    def __init__(self, doc: dict):
+        self.doc = doc
+        self.registry = Registry().with_resource(CONTRACT_URI, Resource.from_contents(doc, default_specification=DRAFT202012))
+
+    def deref(self, node: dict) -> dict:
+        while isinstance(node, dict) and "$ref" in node:
+            target: Any = self.doc
+            for part in node["$ref"].removeprefix("#/").split("/"):
+                target = target[part.replace("~1", "/").replace("~0", "~")]
+            node = target
+        return node
+
+    def validate(self, schema: dict, instance: Any) -> None:
+        validator = Draft202012Validator(self._anchored(schema), registry=self.registry)
+        errors = sorted(validator.iter_errors(instance), key=lambda e: list(e.absolute_path))
+        assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors[:5])
+
+    def _anchored(self, schema: Any) -> Any:
+        """Rewrite local refs (#/components/...) to point into the registered document."""
+        if isinstance(schema, dict):
+            return {k: (f"{CONTRACT_URI}{v}" if k == "$ref" and v.startswith("#") else self._anchored(v)) for k, v in schema.items()}
+        if isinstance(schema, list):
+            return [self._anchored(v) for v in schema]
+        return schema
+
+    def path_item(self, path: str) -> dict:
+        """The contract's path item for a concrete path (templates like /pools/{poolId} match one segment)."""
+        if path in self.doc["paths"]:
+            return self.doc["paths"][path]
+        for template, item in self.doc["paths"].items():
+            if "{" in template and re.fullmatch(re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template)), path):
+                return item
+        return {}
+
+    def response_doc(self, method: str, path: str, status: int) -> dict:
+        operation = self.path_item(path).get(method.lower())
+        if operation is None:
+            name = {404: "NotFound", 405: "MethodNotAllowed"}[status]
+            return self.deref(self.doc["components"]["responses"][name])
+        responses = operation["responses"]
+        assert str(status) in responses, f"{method} {path} answered {status}, which the contract does not document"
+        return self.deref(responses[str(status)])
+
+    def check(self, response: httpx.Response) -> None:
+        request = response.request
+        if request.method == "OPTIONS":
+            return
+        documented = self.response_doc(request.method, request.url.path, response.status_code)
+        content = documented.get("content")
+        if content is None:
+            assert response.content == b""
+        else:
+            assert response.headers["content-type"].startswith("application/json")
+            self.validate(content["application/json"]["schema"], response.json())
+        for name, header in documented.get("headers", {}).items():
+            header = self.deref(header)
+            assert name in response.headers, f"documented header {name} missing on {response.status_code}"
+            value: Any = response.headers[name]
+            if header["schema"].get("type") == "integer":
+                value = int(value)
+            self.validate(header["schema"], value)
