@@ -402,12 +402,16 @@ def _gauge(row: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
+GAUGE_HISTORY_POINTS = 672  # about 7 days of 15-minute snapshots
+
+
 async def gauges(ctx: RequestContext) -> list[dict[str, Any]]:
-    return [_gauge(row) for row in await ctx.rows()]
+    return [_gauge(row) for row in await ctx.rows("gauges", gauge_address="", points=1)]
 
 
 async def gauges_detail(ctx: RequestContext) -> dict[str, Any]:
-    rows = await ctx.rows()
+    """gauges.sql for one gauge over the newest GAUGE_HISTORY_POINTS snapshots."""
+    rows = await ctx.rows("gauges", points=GAUGE_HISTORY_POINTS)
     assert ctx.snapshot is not None
     if not rows or rows[0]["snapshotAt"] != ctx.snapshot.at_iso:
         raise ApiError(404, GAUGE_NOT_FOUND, f"no gauge {ctx.params['gaugeAddress']} in the snapshot at {ctx.snapshot.at_iso}")

@@ -1,8 +1,22 @@
--- /api/stats/gauges: every gauge of the snapshot with its pool (type, token symbols, TVL), the
--- epoch's votes and the foundation's share, emissions and the APR breakdown; most-voted first.
--- Parameters: {chain_id:UInt32}, {snapshot_at:DateTime64(3, 'UTC')}
+-- /api/stats/gauges and /api/stats/gauges/{gaugeAddress}: gauge rows with their pool (type, token
+-- symbols, TVL), the epoch's votes and the foundation's share, emissions and the APR breakdown, in
+-- the newest {points} successful snapshots up to the snapshot; newest snapshot first, most-voted
+-- first within one. The list binds points = 1 and no gauge; the detail binds one gauge and 672
+-- points (about 7 days), serves the first row as `current` (when it is the snapshot's own) and
+-- all of them, oldest first, as the APR `history`.
+-- Parameters: {chain_id:UInt32}, {snapshot_at:DateTime64(3, 'UTC')}, {gauge_address:String} ('' = every
+-- gauge), {points:UInt16}
 -- Pool fields are null when the snapshot has no row for the gauge's pool.
+WITH snapshots AS
+(
+    SELECT DISTINCT snapshot_at
+    FROM snapshot_runs FINAL
+    WHERE chain_id = {chain_id:UInt32} AND status = 'success' AND snapshot_at <= {snapshot_at:DateTime64(3, 'UTC')}
+    ORDER BY snapshot_at DESC
+    LIMIT {points:UInt16}
+)
 SELECT
+    g.snapshot_at                                     AS snapshotAt,
     g.gauge_address                                   AS gaugeAddress,
     g.pool_address                                    AS poolAddress,
     if(p.pool_address = '', NULL, p.pool_type)        AS poolType,
@@ -26,10 +40,11 @@ SELECT
 FROM gauge_snap15m AS g FINAL
 LEFT JOIN
 (
-    SELECT pool_address, pool_type, token0_symbol, token1_symbol, tvl_usd
+    SELECT snapshot_at, pool_address, pool_type, token0_symbol, token1_symbol, tvl_usd
     FROM pool_snap15m FINAL
-    WHERE chain_id = {chain_id:UInt32} AND snapshot_at = {snapshot_at:DateTime64(3, 'UTC')}
-) AS p ON p.pool_address = g.pool_address
+    WHERE chain_id = {chain_id:UInt32} AND snapshot_at IN snapshots
+) AS p ON p.snapshot_at = g.snapshot_at AND p.pool_address = g.pool_address
 WHERE g.chain_id = {chain_id:UInt32}
-  AND g.snapshot_at = {snapshot_at:DateTime64(3, 'UTC')}
-ORDER BY g.votes_raw DESC, g.gauge_address ASC
+  AND g.snapshot_at IN snapshots
+  AND ({gauge_address:String} = '' OR g.gauge_address = {gauge_address:String})
+ORDER BY g.snapshot_at DESC, g.votes_raw DESC, g.gauge_address ASC
