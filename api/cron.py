@@ -6,13 +6,14 @@ not used. Internal: it is in no public discovery document (OpenAPI, skill manife
 - Authentication: `Authorization: Bearer <CRON_TOKEN>`, compared with `hmac.compare_digest`.
   A missing or wrong token, or an empty configured CRON_TOKEN (the trigger is then disabled),
   answers 401 `unauthorized` with `WWW-Authenticate: Bearer`.
-- `partition`: a 15-minute snapshot partition key `YYYY-MM-DD-HH:MM` (minutes 00/15/30/45) that
-  has ended and lies inside the snapshot partition window; default: the latest ended partition.
-  Anything else is a 400 `invalid_partition`.
+- `partition`: a 15-minute window `YYYY-MM-DD-HH:MM` (its start; minutes 00/15/30/45) that has
+  ended and lies inside the snapshot partition window; the run takes the snapshot at its end
+  (in the window's day partition, bounded to that time by tags; a published one is left alone).
+  Default: the latest ended window. Anything else is a 400 `invalid_partition`.
 - Launch: the run executes in a separate process, detached from the API (its own session), so
   neither the event loop nor an API restart affects it. The API spawns `python -m api.cron`
   with the Settings on stdin; the child builds the code location (`build_defs(settings)`),
-  checks the partition against the job's partitions, looks for a run of the same partition
+  checks the window's day against the job's partitions, looks for a run of the same snapshot
   still in progress, answers one JSON line, then executes `snapshot_job` into the Dagster
   instance at settings.dagster_home under the run id the API chose. The API answers once that
   line arrives (a few seconds: the child's imports), so a returned run id always names a run that
@@ -62,9 +63,9 @@ INVALID_PARTITION = "invalid_partition"
 LAUNCH_FAILED = "snapshot_launch_failed"
 LAUNCH_TIMEOUT_SECONDS = 120
 STALE_RUN_SECONDS = 1800  # an in-progress run older than this is not waited for
-SNAPSHOT_FMT = "%Y-%m-%d-%H:%M"  # orchestration.partitions.SNAPSHOT_FMT (not imported: it imports Dagster)
+SNAPSHOT_FMT = "%Y-%m-%d-%H:%M"  # a 15-minute window by its start
 _KEY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{2}:(?:00|15|30|45)")
-PARTITION_ACCEPTS = "a 15-minute partition key YYYY-MM-DD-HH:MM (minutes 00, 15, 30 or 45) that has ended and lies in the snapshot partition window"
+PARTITION_ACCEPTS = "a 15-minute window YYYY-MM-DD-HH:MM (minutes 00, 15, 30 or 45) that has ended and lies in the snapshot partition window"
 
 
 def authorized(header: str | None, token: str) -> bool:
@@ -202,16 +203,19 @@ def _main() -> int:
 
         from orchestration.backfill import QUIET_RUN_CONFIG, dagster_instance
         from orchestration.definitions import build_defs
+        from orchestration.partitions import snapshot_day_key, snapshot_tags
 
+        at = int(datetime.strptime(key, SNAPSHOT_FMT).replace(tzinfo=timezone.utc).timestamp()) + QUARTER_HOUR
+        day, tags = snapshot_day_key(at), snapshot_tags(at, at)
         job = build_defs(settings).resolve_job_def("snapshot_job")
-        if not job.partitions_def.has_partition_key(key):
-            _answer({"error": INVALID_PARTITION, "message": f"partition must be {PARTITION_ACCEPTS}; {key!r} is not a snapshot partition"})
+        if not job.partitions_def.has_partition_key(day):
+            _answer({"error": INVALID_PARTITION, "message": f"partition must be {PARTITION_ACCEPTS}; {key!r} is outside the snapshot partitions"})
             return 2
         with dagster_instance(settings) as instance:
             in_progress = [DagsterRunStatus.NOT_STARTED, DagsterRunStatus.QUEUED, DagsterRunStatus.STARTING, DagsterRunStatus.STARTED]
             recent = datetime.now(timezone.utc) - timedelta(seconds=STALE_RUN_SECONDS)  # a crashed run does not block forever
             running = instance.get_runs(
-                RunsFilter(job_name="snapshot_job", statuses=in_progress, tags={"dagster/partition": key}, created_after=recent), limit=1
+                RunsFilter(job_name="snapshot_job", statuses=in_progress, tags=tags, created_after=recent), limit=1
             )
             if running:
                 _answer({"runId": running[0].run_id, "status": "already_running"})
@@ -219,7 +223,8 @@ def _main() -> int:
             _answer({"runId": run_id, "status": "started"})
             answered = True
             result = job.execute_in_process(
-                run_config=QUIET_RUN_CONFIG, instance=instance, partition_key=key, run_id=run_id, raise_on_error=False
+                run_config=QUIET_RUN_CONFIG, instance=instance, partition_key=day, tags=tags, run_id=run_id,
+                raise_on_error=False,
             )
         logging.getLogger("cron").info("snapshot run %s for %s: %s", run_id, key, "success" if result.success else "failure")
         return 0 if result.success else 1

@@ -7,18 +7,19 @@ the snapshot's protocol flow-window end (the same end /api/stats/protocol uses).
 """
 
 import math
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from dagster import AssetExecutionContext, MaterializeResult, ResourceParam, asset
 
 from assets.flows import HourlySeries, flow_end, series_by_key
 from assets.snapshot_rows import load_flow_series
-from assets.upstream import SnapshotPoint, fetch_each, opt_float, ref_id, resolve_points
-from assets.writers import insert_columns, query_columns, utc
+from assets.upstream import SnapshotPoint, fetch_each, opt_float, ref_id
+from assets.writers import query_columns, utc
 from core.epochs import DAY, floor_to
 from readers.chain import ChainReader, ChainReadError
-from orchestration.resources import ChainResource, Progress, SubgraphResource, WarehouseResource
 from readers.graphql import MAX_PAGE_SIZE, SubgraphClient, graphql_literal
+
+if TYPE_CHECKING:
+    from assets.snapshots import SnapshotStep
 
 PRICE_SOURCE = "subgraph:Token.priceUSD"
 CORE_COLUMNS = (
@@ -146,31 +147,17 @@ def core_token_columns(
     return {n: [r[n] for r in rows] for n in CORE_COLUMNS}
 
 
-def build_market_snapshot_assets(common: dict[str, Any], snapshot_range, failures_recorded) -> list:
-    """Snapshot assets of the market domain (upstream of `snapshot_publication`)."""
-    @asset(name="core_token_snapshot", metadata={"table": "core_token_snap15m"},
-           description="Core-token price, ERC20 totalSupply, market cap, liquidity and flows of the pools "
-           "containing it, all at each snapshot block (core_token_snap15m).",
-           **common)
-    def core_token_snapshot(
-        context: AssetExecutionContext,
-        warehouse: WarehouseResource,
-        subgraph: SubgraphResource,
-        chain: ChainResource,
-        progress: ResourceParam[Progress],
-    ) -> MaterializeResult:
-        times, label = snapshot_range(context)
-        with failures_recorded(context, warehouse, chain_id=chain.chain_id, times=times,
-                               asset="core_token_snapshot", partition_range=label):
-            points = resolve_points(chain.reader, subgraph.client, times)
-            core = chain.contracts()["coreToken"]
-            with warehouse.client() as client:
-                protocol, _ = load_flow_series(client, chain.chain_id, times)
-                per_pool = load_pool_series(client, chain.chain_id, times)
-                columns = core_token_columns(subgraph.client, chain.reader, chain.chain_id, points, protocol, per_pool,
-                                             core, on_done=lambda d, n: progress.report("snapshots: core token", d, n))
-                rows = insert_columns(client, "core_token_snap15m", columns, asset="core_token_snapshot",
-                                      partition_range=label)
-        return MaterializeResult(metadata={"table": "core_token_snap15m", "rows": rows, "snapshots": len(points)})
+def write_core_token(s: "SnapshotStep") -> dict[str, int]:
+    protocol, _ = load_flow_series(s.client, s.chain_id, s.times)
+    per_pool = load_pool_series(s.client, s.chain_id, s.times)
+    columns = core_token_columns(s.subgraph, s.chain.reader, s.chain_id, s.points, protocol, per_pool,
+                                 s.chain.contracts()["coreToken"], on_done=s.on_done("core token"))
+    return {"core_token_snap15m": s.insert("core_token_snap15m", columns)}
 
-    return [core_token_snapshot]
+
+# (name, tables, description, write) of the market snapshot assets besides tokens, pools, protocol
+MARKET_SNAPSHOT_ASSETS = [
+    ("core_token_snapshot", ("core_token_snap15m",),
+     "Core-token price, ERC20 totalSupply, market cap, liquidity and flows of the pools containing it, "
+     "all at each snapshot block (core_token_snap15m).", write_core_token),
+]

@@ -1,4 +1,4 @@
-"""Governance assets: bribe, vote and claim events (daily history) and the vote-escrow snapshot.
+"""Governance assets: bribe, vote and claim events (daily history) and the governance snapshots.
 
 - `governance_events` (daily partitions, one run per range): every Bribe, Vote and Claim of the
   subgraph whose timestamp falls in the range's days, read at one block (the block at the range
@@ -6,16 +6,17 @@
   are keyed by (chain_id, epoch, id) in ReplacingMergeTree tables, so re-running a day (the
   current one again and again) replaces rather than duplicates. USD values are the subgraph's
   amountUSD: the value at deposit (bribes) or claim (claims) time.
-- `ve_snapshots` (15-minute partitions, upstream of `snapshot_publication`): VotingEscrow
-  totals at the snapshot block through Multicall3, plus lock counts and the average remaining
-  lock from the subgraph's VeNFT entities at the same block.
+- snapshot rows (`GOVERNANCE_SNAPSHOT_ASSETS`, built by assets.snapshots, upstream of
+  `snapshot_publication`): `ve_snapshots` (VotingEscrow totals at the snapshot block through
+  Multicall3, lock counts and the average remaining lock from the subgraph's VeNFTs at the same
+  block), `gauge_snapshots`, `foundation_snapshots`, `kpi_snapshots`.
 """
 
 import bisect
 import math
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from dagster import (
     AssetExecutionContext,
@@ -28,7 +29,7 @@ from dagster import (
 
 from assets.flows import HourlySeries, flow_end, series_by_key
 from assets.snapshot_rows import load_flow_series
-from assets.upstream import SnapshotPoint, fetch_each, opt_float, ref_id, req_int, resolve_points, subgraph_head
+from assets.upstream import SnapshotPoint, fetch_each, opt_float, ref_id, req_int, subgraph_head
 from assets.writers import insert_columns, query_columns, utc
 from core.epochs import DAY, WEEK, epoch_start
 from core.kpi import KpiInputs, classify, relative_change
@@ -37,8 +38,10 @@ from orchestration.resources import ChainResource, SubgraphResource, WarehouseRe
 from readers.chain import ChainReader
 from readers.graphql import SubgraphClient
 
+if TYPE_CHECKING:
+    from assets.snapshots import SnapshotStep
+
 HISTORY_GROUP = "history"
-SNAPSHOT_GROUP = "snapshots"
 
 BRIBE_FIELDS = ("epoch amount amountUSD from isFoundation timestamp blockNumber transactionHash "
                 "gauge { id } pool { id } token { id symbol decimals }")
@@ -536,89 +539,42 @@ def build_governance_event_assets(partitions_def: PartitionsDefinition) -> list[
     return [governance_events]
 
 
-def build_governance_snapshot_assets(common: dict[str, Any], snapshot_range, failures_recorded) -> list[AssetsDefinition]:
-    """Snapshot assets of the governance domain; `snapshots.py` passes its shared settings."""
+# -- snapshot assets (built by assets.snapshots.snapshot_asset) -------------------------------
+def write_ve(s: "SnapshotStep") -> dict[str, int]:
+    columns = ve_columns(s.subgraph, s.chain.reader, s.chain_id, s.points)
+    return {"ve_snap15m": s.insert("ve_snap15m", columns)}
 
-    @asset(name="ve_snapshots", metadata={"table": "ve_snap15m"},
-           description="Vote-escrow totals, lock counts and average remaining lock per snapshot (ve_snap15m).",
-           **common)
-    def ve_snapshots(
-        context: AssetExecutionContext,
-        warehouse: WarehouseResource,
-        subgraph: SubgraphResource,
-        chain: ChainResource,
-    ) -> MaterializeResult:
-        times, label = snapshot_range(context)
-        with failures_recorded(context, warehouse, chain_id=chain.chain_id, times=times,
-                               asset="ve_snapshots", partition_range=label):
-            points = resolve_points(chain.reader, subgraph.client, times)
-            columns = ve_columns(subgraph.client, chain.reader, chain.chain_id, points)
-            with warehouse.client() as client:
-                rows = insert_columns(client, "ve_snap15m", columns, asset="ve_snapshots", partition_range=label)
-        return MaterializeResult(metadata={"table": "ve_snap15m", "rows": rows, "snapshots": len(points)})
 
-    @asset(name="gauge_snapshots", metadata={"table": "gauge_snap15m"},
-           description="Every gauge per snapshot: votes, foundation share, emissions and the APR breakdown (gauge_snap15m).",
-           **common)
-    def gauge_snapshots(
-        context: AssetExecutionContext,
-        warehouse: WarehouseResource,
-        subgraph: SubgraphResource,
-        chain: ChainResource,
-    ) -> MaterializeResult:
-        times, label = snapshot_range(context)
-        with failures_recorded(context, warehouse, chain_id=chain.chain_id, times=times,
-                               asset="gauge_snapshots", partition_range=label):
-            points = resolve_points(chain.reader, subgraph.client, times)
-            with warehouse.client() as client:
-                protocol, _ = load_flow_series(client, chain.chain_id, times)
-                per_pool = load_epoch_pool_series(client, chain.chain_id, times)
-                columns = gauge_columns(subgraph.client, chain.chain_id, points, protocol, per_pool,
-                                        chain.contracts()["coreToken"])
-                rows = insert_columns(client, "gauge_snap15m", columns, asset="gauge_snapshots", partition_range=label)
-        return MaterializeResult(metadata={"table": "gauge_snap15m", "rows": rows, "snapshots": len(points)})
+def write_gauges(s: "SnapshotStep") -> dict[str, int]:
+    protocol, _ = load_flow_series(s.client, s.chain_id, s.times)
+    per_pool = load_epoch_pool_series(s.client, s.chain_id, s.times)
+    columns = gauge_columns(s.subgraph, s.chain_id, s.points, protocol, per_pool, s.chain.contracts()["coreToken"])
+    return {"gauge_snap15m": s.insert("gauge_snap15m", columns)}
 
-    @asset(name="foundation_snapshots", metadata={"tables": "foundation_snap15m, foundation_vote_snap15m"},
-           description="The foundation's veNFTs, voting power and this epoch's vote allocations per snapshot "
-           "(foundation_snap15m, foundation_vote_snap15m).",
-           **common)
-    def foundation_snapshots(
-        context: AssetExecutionContext,
-        warehouse: WarehouseResource,
-        subgraph: SubgraphResource,
-        chain: ChainResource,
-    ) -> MaterializeResult:
-        times, label = snapshot_range(context)
-        with failures_recorded(context, warehouse, chain_id=chain.chain_id, times=times,
-                               asset="foundation_snapshots", partition_range=label):
-            points = resolve_points(chain.reader, subgraph.client, times)
-            summary, votes = foundation_columns(subgraph.client, chain.chain_id, points)
-            with warehouse.client() as client:
-                rows = insert_columns(client, "foundation_snap15m", summary, asset="foundation_snapshots",
-                                      partition_range=label)
-                vote_rows = insert_columns(client, "foundation_vote_snap15m", votes, asset="foundation_snapshots",
-                                           partition_range=label)
-        return MaterializeResult(metadata={"rows": rows, "vote_rows": vote_rows, "snapshots": len(points)})
 
-    @asset(name="kpi_snapshots", metadata={"table": "kpi_snap15m"},
-           description="Foundation KPI per gauge it voted for or bribed, with its classification (kpi_snap15m).",
-           **common)
-    def kpi_snapshots(
-        context: AssetExecutionContext,
-        warehouse: WarehouseResource,
-        subgraph: SubgraphResource,
-        chain: ChainResource,
-    ) -> MaterializeResult:
-        times, label = snapshot_range(context)
-        with failures_recorded(context, warehouse, chain_id=chain.chain_id, times=times,
-                               asset="kpi_snapshots", partition_range=label):
-            points = resolve_points(chain.reader, subgraph.client, times)
-            with warehouse.client() as client:
-                protocol, _ = load_flow_series(client, chain.chain_id, times)
-                hours = load_kpi_pool_hours(client, chain.chain_id, times)
-                columns = kpi_columns(subgraph.client, chain.chain_id, points, protocol, hours,
-                                      chain.contracts()["coreToken"])
-                rows = insert_columns(client, "kpi_snap15m", columns, asset="kpi_snapshots", partition_range=label)
-        return MaterializeResult(metadata={"table": "kpi_snap15m", "rows": rows, "snapshots": len(points)})
+def write_foundation(s: "SnapshotStep") -> dict[str, int]:
+    summary, votes = foundation_columns(s.subgraph, s.chain_id, s.points)
+    return {"foundation_snap15m": s.insert("foundation_snap15m", summary),
+            "foundation_vote_snap15m": s.insert("foundation_vote_snap15m", votes)}
 
-    return [ve_snapshots, gauge_snapshots, foundation_snapshots, kpi_snapshots]
+
+def write_kpis(s: "SnapshotStep") -> dict[str, int]:
+    protocol, _ = load_flow_series(s.client, s.chain_id, s.times)
+    hours = load_kpi_pool_hours(s.client, s.chain_id, s.times)
+    columns = kpi_columns(s.subgraph, s.chain_id, s.points, protocol, hours, s.chain.contracts()["coreToken"])
+    return {"kpi_snap15m": s.insert("kpi_snap15m", columns)}
+
+
+# (name, tables, description, write) of the governance snapshot assets
+GOVERNANCE_SNAPSHOT_ASSETS = [
+    ("ve_snapshots", ("ve_snap15m",),
+     "Vote-escrow totals, lock counts and average remaining lock per snapshot (ve_snap15m).", write_ve),
+    ("gauge_snapshots", ("gauge_snap15m",),
+     "Every gauge per snapshot: votes, foundation share, emissions and the APR breakdown (gauge_snap15m).",
+     write_gauges),
+    ("foundation_snapshots", ("foundation_snap15m", "foundation_vote_snap15m"),
+     "The foundation's veNFTs, voting power and this epoch's vote allocations per snapshot "
+     "(foundation_snap15m, foundation_vote_snap15m).", write_foundation),
+    ("kpi_snapshots", ("kpi_snap15m",),
+     "Foundation KPI per gauge it voted for or bribed, with its classification (kpi_snap15m).", write_kpis),
+]

@@ -1,7 +1,7 @@
 """Publication of snapshots in `snapshot_runs`: the row that makes a snapshot visible.
 
-- `publish()` (the `snapshot_publication` asset) runs only after the three snapshot assets
-  succeeded in the same run. It verifies in the warehouse that every snapshot time of the range
+- `publish()` (the `snapshot_publication` asset) runs only after every snapshot asset
+  (UPSTREAM_ASSETS) succeeded in the same run. It verifies in the warehouse that every snapshot time of the range
   has its protocol row and `pool_count` pool rows, then writes one 'success' row per snapshot
   time with the run id, block, row counts and sources. Until then readers keep serving the
   previous successful snapshot.
@@ -23,6 +23,15 @@ UPSTREAM_ASSETS = ("token_snapshots", "pool_snapshots", "protocol_snapshot", "ve
                    "foundation_snapshots", "kpi_snapshots",
                    "core_token_snapshot")
 MAX_ERROR_CHARS = 2000
+
+
+def published_times(client, chain_id: int, times: Sequence[int]) -> set[int]:
+    """Those of `times` that already have a successful snapshot_runs row."""
+    if not times:
+        return set()
+    rows = query_rows(client, "backfill/published_snapshots.sql",
+                      {"chain_id": chain_id, "from_ts": min(times), "to_ts": max(times)})
+    return {int(r["snapshot_ts"]) for r in rows} & set(times)
 
 
 def run_id_of(context) -> str:

@@ -12,7 +12,7 @@ size of the dataset behind it:
 
 The stack (embedded warehouse, devnet with 90 days of history by default, API with and without
 its response cache, a hello-world app) starts on free ports in a temporary folder and stops at
-the end. The backfill materializes every 15-minute snapshot partition through Dagster, which
+the end. The backfill materializes every 15-minute snapshot through Dagster, which
 takes long for 90 days; `--days 7 -n 50` is a quick end-to-end check.
 """
 from __future__ import annotations

@@ -2,17 +2,16 @@
 (so the runs, materializations and check results show in the Dagster UI).
 
     backfill(settings)              history_job over every day up to the last completed hour (one
-                                    run), then snapshot_job over every 15-minute partition up to
-                                    the last completed boundary (runs of `chunk_days` days each)
-    run_snapshot(settings[, key])   one snapshot partition (default: the one that just ended)
+                                    run), then snapshot_job over every 15-minute boundary up to
+                                    the last completed one (runs of `chunk_days` days each)
+    run_snapshot(settings[, at])    one snapshot (default: the boundary that just passed)
     run_history(settings[, key])    one history day (default: the day of the hour that just ended)
 
 A partition range is ONE Dagster run (the assets declare BackfillPolicy.single_run and read
 `context.partition_time_window`): the run carries the asset-partition-range tags, exactly what
-the Dagster UI launches for a single-run backfill. The history is one run; the snapshots are runs
-of `chunk_days` days, spread over a few worker processes when there are several, because
-Dagster's per-partition bookkeeping (one materialization event per asset and partition) is
-CPU-bound Python. 90 days = 8,640 partitions x 4 assets.
+the Dagster UI launches for a single-run backfill, plus the snapshot bounds
+(orchestration.partitions.snapshot_tags). The history is one run; the snapshots are runs of
+`chunk_days` days, spread over a few worker processes when there are several.
 
 Re-running is idempotent: hourly inserts carry dedup tokens over ReplacingMergeTree tables, and
 snapshot times that already have a successful run are skipped (force=True re-materializes them).
@@ -30,7 +29,7 @@ from dagster import DagsterInstance, ResourceDefinition
 from dagster._core.storage.tags import ASSET_PARTITION_RANGE_END_TAG, ASSET_PARTITION_RANGE_START_TAG
 
 from assets.upstream import protocol_start
-from assets.writers import query_rows
+from assets.publication import published_times
 from core.chains import STATS_CHAIN_ID
 from core.config import Settings
 from core.epochs import DAY, HOUR, QUARTER_HOUR, floor_to
@@ -38,9 +37,9 @@ from orchestration.partitions import (
     day_key,
     day_start_of,
     latest_day_key,
-    latest_snapshot_key,
-    snapshot_at_of,
-    snapshot_key,
+    latest_snapshot_at,
+    snapshot_day_key,
+    snapshot_tags,
 )
 from orchestration.resources import Progress
 from readers.chain import ChainReader
@@ -148,7 +147,9 @@ def _contiguous(times: list[int]) -> list[list[int]]:
 
 
 def _batches(times: list[int], size: int) -> list[list[int]]:
-    """Contiguous stretches of `times` cut into near-equal runs of at most `size` snapshots."""
+    """Contiguous stretches of `times` cut into near-equal runs of at most `size` snapshots. A run
+    covers the day partitions its times fall in, bounded to them by its tags (two runs may share
+    a day)."""
     out: list[list[int]] = []
     for run in _contiguous(times):
         n = -(-len(run) // size)
@@ -161,25 +162,31 @@ def _hm(ts: int) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.gmtime(ts))
 
 
-def _snapshot_batch(settings: Settings, first_key: str, last_key: str) -> str:
+def _batch_tags(batch: list[int], force: bool) -> dict[str, str]:
+    """A snapshot run over the days of `batch`, bounded to its first and last snapshot time."""
+    return {**range_tags(snapshot_day_key(batch[0]), snapshot_day_key(batch[-1])),
+            **snapshot_tags(batch[0], batch[-1], force=force)}
+
+
+def _snapshot_batch(settings: Settings, tags: dict[str, str]) -> str:
     """One snapshot_job run over a partition range, in a worker process; returns the run id."""
     from orchestration.definitions import build_defs
 
     with dagster_instance(settings) as instance:
         result = _execute(
             build_defs(settings), "snapshot_job", instance,
-            tags=range_tags(first_key, last_key),
+            tags=tags,
             resources=_progress_resource(lambda line: None),
         )
     return result.run_id
 
 
-def _snapshot_batches_in_processes(settings, batches, workers, summary, say, started, total) -> None:
+def _snapshot_batches_in_processes(settings, batches, force, workers, summary, say, started, total) -> None:
     done = 0
     ctx = multiprocessing.get_context("spawn")  # a clean interpreter: no inherited threads or sockets
     with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=ctx) as pool:
         futures = {
-            pool.submit(_snapshot_batch, settings, snapshot_key(b[0]), snapshot_key(b[-1])): b for b in batches
+            pool.submit(_snapshot_batch, settings, _batch_tags(b, force)): b for b in batches
         }
         try:
             for future in as_completed(futures):
@@ -251,19 +258,17 @@ def backfill(
         # 2. Snapshots: every 15-minute boundary up to the last completed one, in large runs.
         snap_keys = defs.resolve_job_def("snapshot_job").partitions_def.get_partition_keys()
         last_t = floor_to(now - 1 - snapshots_until_offset, QUARTER_HOUR)  # its block must be final
-        first_t = max(-(-start // QUARTER_HOUR) * QUARTER_HOUR, snapshot_at_of(snap_keys[0]) if snap_keys else last_t + 1)
+        first_t = max(-(-start // QUARTER_HOUR) * QUARTER_HOUR,
+                      day_start_of(snap_keys[0]) + QUARTER_HOUR if snap_keys else last_t + 1)
         if days:
             first_t = max(first_t, last_t - days * DAY + QUARTER_HOUR)
         if snapshot_hours:
             first_t = max(first_t, last_t - snapshot_hours * HOUR + QUARTER_HOUR)
-        last_t = min(last_t, snapshot_at_of(snap_keys[-1])) if snap_keys else last_t
+        last_t = min(last_t, day_start_of(snap_keys[-1]) + DAY) if snap_keys else last_t
         times = list(range(first_t, last_t + 1, QUARTER_HOUR)) if last_t >= first_t else []
         if times and not force:
             with get_client(settings) as client:
-                done = {int(r["snapshot_ts"]) for r in query_rows(
-                    client, "backfill/published_snapshots.sql",
-                    {"chain_id": chain_id, "from_ts": times[0], "to_ts": times[-1]},
-                )}
+                done = published_times(client, chain_id, times)
             times = [t for t in times if t not in done]
         batches = _batches(times, max(1, int(chunk_days * SNAPSHOTS_PER_DAY)))
         total = len(times)
@@ -273,13 +278,13 @@ def backfill(
             say(f"snapshots: {total:,} to materialize in {len(batches)} run(s) of up to "
                 f"{max(len(b) for b in batches):,}, {_hm(times[0])}..{_hm(times[-1])} UTC")
         if len(batches) > 1 and workers > 1:
-            _snapshot_batches_in_processes(settings, batches, workers, summary, say, started, total)
+            _snapshot_batches_in_processes(settings, batches, force, workers, summary, say, started, total)
         else:
             done = 0
             for batch in batches:
                 result = _execute(
                     defs, "snapshot_job", instance,
-                    tags=range_tags(snapshot_key(batch[0]), snapshot_key(batch[-1])),
+                    tags=_batch_tags(batch, force),
                     resources=_progress_resource(progress, offset=done, total=total, started=started,
                                                  every=max(SNAPSHOTS_PER_DAY, len(batch) // 4)),
                 )
@@ -295,17 +300,18 @@ def backfill(
     return summary
 
 
-def run_snapshot(settings: Settings, partition_key: str | None = None) -> str:
-    """Materialize one snapshot partition (default: the 15 minutes that just ended); run id.
+def run_snapshot(settings: Settings, snapshot_at: int | None = None, *, force: bool = False) -> str:
+    """Materialize one snapshot (default: the 15-minute boundary that just passed); run id.
 
-    Raises when the run fails; the failed attempt is recorded in snapshot_runs and the previous
-    successful snapshot stays the latest.
+    A published snapshot is left alone unless `force`. Raises when the run fails; the failed
+    attempt is recorded in snapshot_runs and the previous successful snapshot stays the latest.
     """
     from orchestration.definitions import build_defs
 
-    key = partition_key or latest_snapshot_key()
+    at = snapshot_at if snapshot_at is not None else latest_snapshot_at()
     with dagster_instance(settings) as instance:
-        return _execute(build_defs(settings), "snapshot_job", instance, partition_key=key).run_id
+        return _execute(build_defs(settings), "snapshot_job", instance, partition_key=snapshot_day_key(at),
+                        tags=snapshot_tags(at, at, force=force)).run_id
 
 
 def run_history(settings: Settings, partition_key: str | None = None) -> str:
@@ -321,8 +327,7 @@ __all__ = [
     "backfill",
     "run_snapshot",
     "run_history",
-    "latest_snapshot_key",
+    "latest_snapshot_at",
     "latest_day_key",
     "day_key",
-    "snapshot_key",
 ]

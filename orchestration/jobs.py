@@ -17,7 +17,7 @@ HISTORY_ASSETS = ("pool_hourly", "daily_rollups", "governance_events")
 
 
 def build_jobs() -> dict[str, Any]:
-    """Partitions come from the selected assets (15-minute for snapshots, daily for history)."""
+    """Partitions come from the selected assets (daily for both; see orchestration.partitions)."""
     snapshot_job = define_asset_job(
         "snapshot_job",
         selection=AssetSelection.assets(*SNAPSHOT_ASSETS),

@@ -1,26 +1,32 @@
-"""Partitions: 15-minute snapshots over a bounded recent window, daily partitions for history.
+"""Partitions: daily, for the 15-minute snapshots and for the history.
 
-- `snapshot15m`: one partition per 15-minute window; the partition keyed by its start S holds the
-  snapshot taken at its end T = S + 15 min. The window starts `snapshot_partition_days` (92 by
-  default, ~8.8k partitions) before today's UTC midnight and so moves forward daily. Why bounded:
-  Dagster's UI and daemon slow down with tens of thousands of partitions per asset, and older
-  observations are served from hourly/daily history rather than from 15-minute snapshots.
-- `daily`: one partition per UTC day from HISTORY_START (default: the same start date) that
-  writes that day's 24 hourly buckets and its daily rollups; years of history stay in the
-  hundreds of partitions. The current UTC day is included (end_offset=1): its run writes the hours
-  that have ended so far.
+- snapshots: one partition per UTC day D holds the 96 snapshots taken at the ends of its 15-minute
+  windows, D 00:15 .. D+1 00:00. A run of a partition (range) takes the snapshot times of its
+  days between its `ve/snapshots_from` and `ve/snapshots_until` tags (default: up to the last
+  15-minute boundary before the run was created), skipping the ones already published unless
+  tagged `ve/force=true`. The schedule runs the current day every 15 minutes for the one
+  boundary that just passed. The window starts `snapshot_partition_days` (92 by default) before
+  today's UTC midnight. Why daily and not one partition per 15 minutes: Dagster stores one
+  materialization event per asset and partition, which made the bookkeeping of a 90-day
+  backfill (8,640 partitions x 9 assets) cost more than reading and writing the data; daily
+  partitions keep it at 92 per asset.
+- history: one partition per UTC day from HISTORY_START (default: the same start date) that
+  writes that day's 24 hourly buckets and its daily rollups.
+Both include the current UTC day (end_offset=1): its runs write what has ended so far.
 """
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from dagster import DailyPartitionsDefinition, TimeWindowPartitionsDefinition
+from dagster import DailyPartitionsDefinition
 
 from core.config import Settings
-from core.epochs import DAY, QUARTER_HOUR, floor_to
+from core.epochs import DAY, QUARTER_HOUR, floor_to, iso
 
-SNAPSHOT_FMT = "%Y-%m-%d-%H:%M"
 DAILY_FMT = "%Y-%m-%d"
+SNAPSHOTS_FROM_TAG = "ve/snapshots_from"  # ISO 8601 UTC, inclusive
+SNAPSHOTS_UNTIL_TAG = "ve/snapshots_until"  # ISO 8601 UTC, inclusive
+FORCE_TAG = "ve/force"  # "true": re-materialize snapshots that are already published
 
 
 def snapshot_window_start(settings: Settings, now: float | None = None) -> datetime:
@@ -37,12 +43,9 @@ def history_start(settings: Settings, now: float | None = None) -> datetime:
     return snapshot_window_start(settings, now)
 
 
-def snapshot_partitions(settings: Settings, now: float | None = None) -> TimeWindowPartitionsDefinition:
-    return TimeWindowPartitionsDefinition(
-        cron_schedule="*/15 * * * *",
-        start=snapshot_window_start(settings, now),
-        fmt=SNAPSHOT_FMT,
-        timezone="UTC",
+def snapshot_partitions(settings: Settings, now: float | None = None) -> DailyPartitionsDefinition:
+    return DailyPartitionsDefinition(
+        start_date=snapshot_window_start(settings, now), timezone="UTC", fmt=DAILY_FMT, end_offset=1
     )
 
 
@@ -57,16 +60,23 @@ def _parse(key: str, fmt: str) -> int:
     return int(datetime.strptime(key, fmt).replace(tzinfo=timezone.utc).timestamp())
 
 
-def snapshot_key(snapshot_at: int) -> str:
-    """Partition key of the snapshot taken at `snapshot_at` (a 15-minute boundary)."""
+def snapshot_day_key(snapshot_at: int) -> str:
+    """Key of the daily partition holding the snapshot taken at `snapshot_at` (a 15-minute boundary)."""
     if snapshot_at % QUARTER_HOUR:
         raise ValueError(f"{snapshot_at} is not a 15-minute boundary")
-    return datetime.fromtimestamp(snapshot_at - QUARTER_HOUR, tz=timezone.utc).strftime(SNAPSHOT_FMT)
+    return day_key(snapshot_at - QUARTER_HOUR)
 
 
-def snapshot_at_of(key: str) -> int:
-    """Snapshot time (partition end) of a snapshot partition key."""
-    return _parse(key, SNAPSHOT_FMT) + QUARTER_HOUR
+def snapshot_tags(first: int, last: int, *, force: bool = False) -> dict[str, str]:
+    """Run tags bounding a snapshot run to the snapshot times [first, last]."""
+    tags = {SNAPSHOTS_FROM_TAG: iso(first), SNAPSHOTS_UNTIL_TAG: iso(last)}
+    if force:
+        tags[FORCE_TAG] = "true"
+    return tags
+
+
+def parse_tag_time(value: str) -> int:
+    return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp())
 
 
 def day_key(ts: int) -> str:
@@ -77,10 +87,10 @@ def day_start_of(key: str) -> int:
     return _parse(key, DAILY_FMT)
 
 
-def latest_snapshot_key(now: float | None = None) -> str:
-    """The newest 15-minute partition that has ended by `now` (snapshot at floor15(now))."""
+def latest_snapshot_at(now: float | None = None) -> int:
+    """The newest 15-minute boundary at or before `now`: the snapshot that has just been due."""
     now_ts = int(now if now is not None else datetime.now(timezone.utc).timestamp())
-    return snapshot_key(floor_to(now_ts, QUARTER_HOUR))
+    return floor_to(now_ts, QUARTER_HOUR)
 
 
 def latest_day_key(now: float | None = None) -> str:

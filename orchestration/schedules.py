@@ -1,8 +1,8 @@
 """Schedules: a snapshot every 15 minutes, the hourly history every hour.
 
-- `snapshot_schedule` (*/15) requests the 15-minute partition that just ended (snapshot at the
-  boundary) and skips while another snapshot_job run is in progress: a slow upstream delays one
-  snapshot instead of piling runs up.
+- `snapshot_schedule` (*/15) requests the snapshot at the boundary that just passed (its day
+  partition, bounded to that one time by tags) and skips while another snapshot_job run is in
+  progress: a slow upstream delays one snapshot instead of piling runs up.
 - `history_schedule` (minute 1 of every hour) requests the daily partition containing the hour
   that just ended; right after midnight that is the previous day, which completes it, and at
   01:01 the previous day is requested once more, so an hour the subgraph had not indexed yet at
@@ -21,8 +21,8 @@ from dagster import (
     schedule,
 )
 
-from core.epochs import DAY, HOUR
-from orchestration.partitions import day_key, latest_day_key, latest_snapshot_key
+from core.epochs import DAY, HOUR, iso
+from orchestration.partitions import day_key, latest_day_key, latest_snapshot_at, snapshot_day_key, snapshot_tags
 
 IN_PROGRESS = [
     DagsterRunStatus.QUEUED,
@@ -50,8 +50,9 @@ def build_schedules(snapshot_job, history_job) -> list[ScheduleDefinition]:
         running = _running(context, "snapshot_job")
         if running:
             return SkipReason(f"snapshot_job run {running[0]} is still in progress")
-        key = latest_snapshot_key(context.scheduled_execution_time.timestamp())
-        return RunRequest(run_key=key, partition_key=key, tags={"trigger": "snapshot_schedule"})
+        at = latest_snapshot_at(context.scheduled_execution_time.timestamp())
+        return RunRequest(run_key=iso(at), partition_key=snapshot_day_key(at),
+                          tags={**snapshot_tags(at, at), "trigger": "snapshot_schedule"})
 
     @schedule(
         name="history_schedule",

@@ -10,9 +10,10 @@ import time
 
 from dagster import DefaultSensorStatus, RunFailureSensorContext, SensorDefinition, run_failure_sensor
 
-from assets.publication import record_failure
+from assets.publication import published_times, record_failure
 from assets.upstream import window_snapshot_times
-from orchestration.partitions import snapshot_at_of
+from core.epochs import DAY
+from orchestration.partitions import SNAPSHOTS_FROM_TAG, SNAPSHOTS_UNTIL_TAG, day_start_of, parse_tag_time
 from orchestration.resources import ChainResource, WarehouseResource
 
 PARTITION_TAG = "dagster/partition"
@@ -20,15 +21,18 @@ RANGE_START_TAG = "dagster/asset_partition_range_start"
 RANGE_END_TAG = "dagster/asset_partition_range_end"
 
 
-def snapshot_times_of_run(tags: dict[str, str]) -> list[int]:
-    """Snapshot times a snapshot_job run covered, from its partition (range) tags."""
+def snapshot_times_of_run(tags: dict[str, str], created_at: int | None = None) -> list[int]:
+    """Snapshot times a snapshot_job run could have covered: the 15-minute boundaries of its day
+    partition (range) within its bound tags (without an upper bound: up to `created_at`)."""
     if tags.get(RANGE_START_TAG) and tags.get(RANGE_END_TAG):
-        first, last = snapshot_at_of(tags[RANGE_START_TAG]), snapshot_at_of(tags[RANGE_END_TAG])
+        first_day, last_day = day_start_of(tags[RANGE_START_TAG]), day_start_of(tags[RANGE_END_TAG])
     elif tags.get(PARTITION_TAG):
-        first = last = snapshot_at_of(tags[PARTITION_TAG])
+        first_day = last_day = day_start_of(tags[PARTITION_TAG])
     else:
         return []
-    return window_snapshot_times(first - 900, last)
+    lo = parse_tag_time(tags[SNAPSHOTS_FROM_TAG]) if SNAPSHOTS_FROM_TAG in tags else 0
+    hi = parse_tag_time(tags[SNAPSHOTS_UNTIL_TAG]) if SNAPSHOTS_UNTIL_TAG in tags else created_at
+    return [t for t in window_snapshot_times(first_day, last_day + DAY) if lo <= t and (hi is None or t <= hi)]
 
 
 def build_sensors(snapshot_job) -> list[SensorDefinition]:
@@ -39,7 +43,13 @@ def build_sensors(snapshot_job) -> list[SensorDefinition]:
         description="Records a 'failed' snapshot_runs row for every snapshot of a failed snapshot_job run.",
     )
     def snapshot_failure_sensor(context: RunFailureSensorContext, warehouse: WarehouseResource, chain: ChainResource):
-        times = snapshot_times_of_run(dict(context.dagster_run.tags))
+        record = context.instance.get_run_record_by_id(context.dagster_run.run_id)
+        created = int(record.create_timestamp.timestamp()) if record else int(time.time())
+        times = snapshot_times_of_run(dict(context.dagster_run.tags), created)
+        if times:  # a published snapshot stays published: only the others get a failed row
+            with warehouse.client() as client:
+                published = published_times(client, chain.chain_id, times)
+            times = [t for t in times if t not in published]
         if not times:
             return
         from dagster import DagsterEventType
@@ -50,7 +60,6 @@ def build_sensors(snapshot_job) -> list[SensorDefinition]:
         }
         if "snapshot_publication" in succeeded:
             return  # published; a later failure (e.g. a check step) must not unpublish it
-        record = context.instance.get_run_record_by_id(context.dagster_run.run_id)
         record_failure(
             warehouse,
             run_id=context.dagster_run.run_id,

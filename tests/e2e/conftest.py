@@ -126,11 +126,11 @@ def stack(tmp_path_factory) -> Stack:
 
 @pytest.fixture(scope="session")
 def fresh(stack) -> Stack:
-    """The stack with the newest 15-minute partition published."""
+    """The stack with the newest 15-minute snapshot published."""
     from orchestration.backfill import run_snapshot
-    from orchestration.partitions import latest_snapshot_key, snapshot_at_of
+    from orchestration.partitions import latest_snapshot_at
 
-    key = latest_snapshot_key()
-    run_snapshot(stack.settings, key)
-    stack.published_snapshots.append(snapshot_at_of(key))
+    at = latest_snapshot_at()
+    run_snapshot(stack.settings, at)
+    stack.published_snapshots.append(at)
     return stack

@@ -17,7 +17,7 @@ def test_failed_snapshot_run_leaves_the_api_on_the_previous_snapshot(stack):
     stack.fault("subgraph", "error")
     try:
         with pytest.raises(Exception):
-            run_snapshot(stack.settings)  # the newest partition, which is not published yet
+            run_snapshot(stack.settings)  # the newest snapshot, which is not published yet
     finally:
         stack.fault("subgraph", "ok")
 
@@ -38,16 +38,16 @@ def test_health_flips_from_503_to_200_when_a_fresh_snapshot_lands(stack):
     assert stale.headers["Cache-Control"] == "no-store"
 
     from orchestration.backfill import run_snapshot
-    from orchestration.partitions import latest_snapshot_key, snapshot_at_of
+    from orchestration.partitions import latest_snapshot_at
 
-    key = latest_snapshot_key()
-    run_snapshot(stack.settings, key)
-    stack.published_snapshots.append(snapshot_at_of(key))
+    at = latest_snapshot_at()
+    run_snapshot(stack.settings, at)
+    stack.published_snapshots.append(at)
     fresh = stack.get("/api/stats/health")
     assert fresh.status_code == 200
     data = fresh.json()["data"]
     assert data["healthy"] is True
-    assert data["snapshotAt"] == iso(snapshot_at_of(key))
+    assert data["snapshotAt"] == iso(at)
     assert 0 <= data["ageSeconds"] < 45 * 60
 
 

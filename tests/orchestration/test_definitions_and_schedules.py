@@ -34,9 +34,9 @@ def test_code_location_exports_jobs_schedules_sensors_and_checks(defs):
         assert {s.name for s in d.sensors} == {"snapshot_failure_sensor"}
     snapshot = defs.resolve_job_def("snapshot_job")
     history = defs.resolve_job_def("history_job")
-    assert snapshot.partitions_def.get_partition_keys()[0].endswith("00:00")
-    # bounded: ~92 days of 15-minute partitions; history is daily
-    assert 90 * 96 < len(snapshot.partitions_def.get_partition_keys()) < 100 * 96
+    # bounded: 92 days (+ today) of daily snapshot partitions, each holding 96 snapshots; history is daily
+    assert len(snapshot.partitions_def.get_partition_keys()) == 93
+    assert snapshot.partitions_def.get_partition_keys()[-1] == datetime.now(timezone.utc).strftime("%Y-%m-%d")
     assert history.partitions_def.get_partition_keys()[-1] == datetime.now(timezone.utc).strftime("%Y-%m-%d")
     checks = {key.name for key in defs.resolve_asset_graph().asset_check_keys}
     assert checks == {"protocol_snapshot_fresh", "published_snapshot_row_counts", "protocol_tvl_reconciles_with_pools",
@@ -54,7 +54,7 @@ def test_workspace_yaml_loads_the_code_location(tmp_path):
     assert "passed validation" in out.stderr + out.stdout
 
 
-def test_snapshot_schedule_requests_the_partition_that_just_ended_and_skips_while_running(defs, tmp_path):
+def test_snapshot_schedule_requests_the_snapshot_that_is_due_and_skips_while_running(defs, tmp_path):
     from dagster import DagsterInstance, DagsterRun, DagsterRunStatus, build_schedule_context
 
     schedule = defs.resolve_schedule_def("snapshot_schedule")
@@ -62,7 +62,12 @@ def test_snapshot_schedule_requests_the_partition_that_just_ended_and_skips_whil
     with DagsterInstance.local_temp(str(tmp_path)) as instance:
         ctx = build_schedule_context(instance=instance, repository_def=defs.get_repository_def(), scheduled_execution_time=utc(2026, 11, 20, 12, 15, 4))
         (request,) = schedule.evaluate_tick(ctx).run_requests
-        assert request.partition_key == "2026-11-20-12:00"  # the window [12:00, 12:15): snapshot at 12:15
+        assert request.partition_key == "2026-11-20"  # its day partition, bounded to the 12:15 snapshot
+        assert request.tags["ve/snapshots_from"] == request.tags["ve/snapshots_until"] == "2026-11-20T12:15:00Z"
+        midnight = build_schedule_context(instance=instance, repository_def=defs.get_repository_def(),
+                                          scheduled_execution_time=utc(2026, 11, 21, 0, 0, 3))
+        (last,) = schedule.evaluate_tick(midnight).run_requests
+        assert last.partition_key == "2026-11-20" and last.tags["ve/snapshots_until"] == "2026-11-21T00:00:00Z"
         instance.add_run(DagsterRun(job_name="snapshot_job", run_id="busy", status=DagsterRunStatus.STARTED))
         result = schedule.evaluate_tick(ctx)
         assert not result.run_requests and "in progress" in result.skip_message
@@ -83,12 +88,18 @@ def test_history_schedule_requests_the_day_of_the_hour_that_just_ended(defs, tmp
 
 
 def test_failure_sensor_reads_the_snapshot_times_of_a_run():
-    from orchestration.partitions import snapshot_at_of
+    from orchestration.partitions import day_start_of
     from orchestration.sensors import snapshot_times_of_run
 
-    one = snapshot_times_of_run({"dagster/partition": "2026-11-20-12:00"})
-    assert one == [snapshot_at_of("2026-11-20-12:00")]
-    many = snapshot_times_of_run({"dagster/asset_partition_range_start": "2026-11-20-12:00",
-                                  "dagster/asset_partition_range_end": "2026-11-20-12:45"})
-    assert [t - many[0] for t in many] == [0, 900, 1800, 2700]
+    day = day_start_of("2026-11-20")
+    one = snapshot_times_of_run({"dagster/partition": "2026-11-20", "ve/snapshots_from": "2026-11-20T12:15:00Z",
+                                 "ve/snapshots_until": "2026-11-20T12:15:00Z"})
+    assert one == [day + 12 * 3600 + 900]
+    many = snapshot_times_of_run({"dagster/asset_partition_range_start": "2026-11-20",
+                                  "dagster/asset_partition_range_end": "2026-11-21",
+                                  "ve/snapshots_from": "2026-11-20T23:30:00Z",
+                                  "ve/snapshots_until": "2026-11-21T00:15:00Z"})
+    assert [t - day for t in many] == [84600, 85500, 86400, 87300]
+    unbounded = snapshot_times_of_run({"dagster/partition": "2026-11-20"}, created_at=day + 3600 + 60)
+    assert [t - day for t in unbounded] == [900, 1800, 2700, 3600]  # up to the run's creation
     assert snapshot_times_of_run({}) == []

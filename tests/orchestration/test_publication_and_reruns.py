@@ -18,7 +18,7 @@ def counts(stack, final: bool) -> dict[str, int]:
 
 def test_rematerializing_partitions_does_not_duplicate_rows(stack):
     from orchestration.backfill import backfill, run_history, run_snapshot
-    from orchestration.partitions import day_key, snapshot_key
+    from orchestration.partitions import day_key
 
     final_before, raw_before = counts(stack, True), counts(stack, False)
     # the same ranges again: identical payloads carry identical dedup tokens, the server drops them
@@ -29,8 +29,9 @@ def test_rematerializing_partitions_does_not_duplicate_rows(stack):
     # other ranges over the same partitions: new rows replace old ones (ReplacingMergeTree)
     latest = stack.latest_success()
     yesterday = stack.history_now - stack.history_now % DAY - DAY
-    run_snapshot(stack.settings, snapshot_key(latest))
-    run_snapshot(stack.settings, snapshot_key(latest - QUARTER_HOUR))
+    assert run_snapshot(stack.settings, latest) and counts(stack, False) == raw_before  # published: left alone
+    run_snapshot(stack.settings, latest, force=True)
+    run_snapshot(stack.settings, latest - QUARTER_HOUR, force=True)
     run_history(stack.settings, day_key(yesterday))
     assert counts(stack, True) == final_before
     with stack.client() as client:
@@ -65,13 +66,13 @@ def test_publication_refuses_when_the_snapshot_assets_did_not_run(stack):
 
     from orchestration.backfill import dagster_instance
     from orchestration.definitions import build_defs
-    from orchestration.partitions import snapshot_key
+    from orchestration.partitions import snapshot_day_key, snapshot_tags
 
     target = stack.latest_success() + QUARTER_HOUR  # not materialized yet
     job = build_defs(stack.settings).resolve_job_def("snapshot_job")
     with dagster_instance(stack.settings) as instance:
         result = job.execute_in_process(
-            instance=instance, partition_key=snapshot_key(target),
+            instance=instance, partition_key=snapshot_day_key(target), tags=snapshot_tags(target, target),
             asset_selection=[AssetKey("snapshot_publication")], raise_on_error=False)
     assert not result.success
     statuses = stack.query("SELECT status, error FROM snapshot_runs FINAL "
@@ -81,7 +82,6 @@ def test_publication_refuses_when_the_snapshot_assets_did_not_run(stack):
 
 def test_failed_snapshot_run_is_recorded_and_never_published(stack):
     from orchestration.backfill import run_snapshot
-    from orchestration.partitions import snapshot_key
 
     previous = stack.latest_success()
     stack.advance_clock(QUARTER_HOUR)  # the next 15-minute boundary has passed on the devnet
@@ -89,7 +89,7 @@ def test_failed_snapshot_run_is_recorded_and_never_published(stack):
     stack.fault("subgraph", "error")
     try:
         with pytest.raises(Exception):
-            run_snapshot(stack.settings, snapshot_key(target))
+            run_snapshot(stack.settings, target)
     finally:
         stack.fault("subgraph", "ok")
 
@@ -99,7 +99,7 @@ def test_failed_snapshot_run_is_recorded_and_never_published(stack):
     assert rows and {s for s, _ in rows} == {"failed"}
     assert any("subgraph" in error for _, error in rows)
 
-    run_id = run_snapshot(stack.settings, snapshot_key(target))  # the upstream recovered
+    run_id = run_snapshot(stack.settings, target)  # the upstream recovered
     assert stack.latest_success() == target
     ok = stack.query("SELECT run_id FROM snapshot_runs FINAL WHERE status = 'success' "
                      "AND snapshot_at = toDateTime64({t:Int64}, 3, 'UTC')", t=target)
