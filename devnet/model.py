@@ -467,6 +467,11 @@ class ChainSim:
                 "gauge": p.gauge.address if p.gauge else None,
                 "createdAtTimestamp": p.created_ts, "createdAtBlock": p.created_block,
             } for p in self.pools],
+            "vaultContracts": self.vaults.contracts,
+            "vaults": [{
+                "key": v.key, "address": v.address, "kind": v.kind, "strategy": v.strategy,
+                "pool": v.pool.address, "createdAtTimestamp": v.created_ts, "createdAtBlock": v.created_block,
+            } for v in self.vaults.vaults],
         }
 
     def counts(self) -> dict:
