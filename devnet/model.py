@@ -26,6 +26,7 @@ from devnet.params import CHAIN_PARAMS, ChainParams
 from devnet.sim.governance import Governance
 from devnet.sim.market import PoolSim, Swap, Token
 from devnet.sim.prices import PricePaths
+from devnet.sim.vaults import VaultBook
 
 log = logging.getLogger("devnet")
 
@@ -107,6 +108,8 @@ class ChainSim:
         self.day_rows: list[dict] = []
         self.token_hour_rows: list[dict] = []
         self.stats = {"swaps": 0, "liquidityEvents": 0, "hours": 0}
+        # vaults draw from their own RNG stream, after the market's hour (see sim/vaults.py)
+        self.vaults = VaultBook(self)
 
     # -- identities -----------------------------------------------------------------------------
     def label_address(self, label: str) -> str:
@@ -200,6 +203,7 @@ class ChainSim:
             self.swap_ts.append(sw.ts)
         self.stats["swaps"] += len(hour_swaps)
         self.stats["hours"] += 1
+        self.vaults.run_hour(h)
         self.generated_until = end
 
     def _draw_pool_events(self, live: list[PoolSim], h: int, rng: np.random.Generator) -> list[list[tuple]]:
@@ -463,6 +467,11 @@ class ChainSim:
                 "gauge": p.gauge.address if p.gauge else None,
                 "createdAtTimestamp": p.created_ts, "createdAtBlock": p.created_block,
             } for p in self.pools],
+            "vaultContracts": self.vaults.contracts,
+            "vaults": [{
+                "key": v.key, "address": v.address, "kind": v.kind, "strategy": v.strategy,
+                "pool": v.pool.address, "createdAtTimestamp": v.created_ts, "createdAtBlock": v.created_block,
+            } for v in self.vaults.vaults],
         }
 
     def counts(self) -> dict:
@@ -487,6 +496,37 @@ class ChainSim:
         for lk in self.gov.locks:
             h.update(repr((lk.token_id, lk.hist_ts, lk.hist)).encode())
         return h.hexdigest()
+
+    def vault_fingerprint(self) -> str:
+        """Digest of every vault event and hour row (kept apart from `fingerprint`, whose value
+        predates the vaults)."""
+        h = hashlib.sha256()
+        for r in self.vaults.fingerprint_rows():
+            h.update(repr(sorted(r.items())).encode())
+        for r in self.vaults.hour_rows:
+            h.update(repr(sorted(r.items())).encode())
+        return h.hexdigest()
+
+    def vault_truth(self, block: int | None = None) -> dict:
+        ts, block = self._truth_ts(block)
+        return {"chainId": self.chain_id, "block": block, "timestamp": ts,
+                "globalPause": self.vaults.global_paused(ts), "vaults": self.vaults.truth(ts)}
+
+    def vault_positions(self, user: str, block: int | None = None) -> dict:
+        ts, block = self._truth_ts(block)
+        return {"chainId": self.chain_id, "block": block, "timestamp": ts, "user": user.lower(),
+                "positions": self.vaults.positions(user, ts)}
+
+    def vault_users(self, block: int | None = None) -> dict:
+        ts, block = self._truth_ts(block)
+        return {"chainId": self.chain_id, "block": block, "timestamp": ts, "users": self.vaults.users_at(ts)}
+
+    def _truth_ts(self, block: int | None) -> tuple[int, int]:
+        head = self.head()
+        block = head if block is None else block
+        if block > head:
+            raise ValueError(f"block {block} is above the head {head}")
+        return self.block_ts(block), block
 
 
 def build_chain(chain_id: int = 56, seed: int = 56, genesis_ts: int | None = None,

@@ -48,6 +48,28 @@ class PoolSpec:
 
 
 @dataclass(frozen=True)
+class VaultSpec:
+    """An auto-managed liquidity vault over an existing pool (see devnet/sim/vaults.py).
+
+    The address comes from core.vaults (the vault book) by `key`; `pool` is a PoolSpec label.
+    """
+
+    key: str
+    pool: str
+    seed_usd: float  # the deployer's first deposit (share price starts at $1)
+    deposits_per_hour: float
+    withdrawals_per_hour: float
+    median_deposit_usd: float
+    calm_ticks: int  # isCalm: |tick(t) - tick(t - calm_window)| <= calm_ticks
+    calm_window: int = 3600
+    half_width: int = 5  # CL range: tick spacings on each side of the current one
+    band: int = 1  # CL inner band: spacings trimmed off each edge; outside it a rebalance is due
+    harvest_per_hour: float = 0.15
+    slippage_bps: int = 50
+    strategy_pause: tuple[float, float] | None = None  # fractions of the history
+
+
+@dataclass(frozen=True)
 class ChainParams:
     chain_id: int
     genesis_block: int
@@ -79,6 +101,9 @@ class ChainParams:
     foundation_balances: dict[str, float] = field(default_factory=dict)
     traders: int = 400
     voters: int = 250
+    vaults: tuple[VaultSpec, ...] = ()
+    vault_users: int = 40
+    vault_global_pause: tuple[float, float] | None = None  # fractions of the history
 
 
 def _cl(a, b, fee, spacing, tvl, rate, median, **kw):
@@ -129,6 +154,17 @@ BSC = ChainParams(
             gauge=False),
     ),
     foundation_balances={"CORE": 5_000_000.0, "USDC": 1_500_000.0, "WBNB": 500.0},
+    vaults=(
+        VaultSpec("cl-wbnb-usdt", "CL50-WBNB/USDT", 400_000, 0.35, 0.2, 6_000, calm_ticks=90,
+                  half_width=6, band=2),
+        VaultSpec("cl-btcb-wbnb", "CL100-BTCB/WBNB", 250_000, 0.25, 0.15, 8_000, calm_ticks=100,
+                  half_width=4, band=1, strategy_pause=(0.40, 0.47)),
+        VaultSpec("cl-core-wbnb", "CL200-CORE/WBNB", 150_000, 0.3, 0.18, 3_000, calm_ticks=120,
+                  half_width=4, band=1, slippage_bps=100),
+        VaultSpec("v2-core-wbnb", "vAMM-CORE/WBNB", 200_000, 0.3, 0.18, 2_500, calm_ticks=170,
+                  slippage_bps=100),
+    ),
+    vault_global_pause=(0.70, 0.72),
 )
 
 CHAIN_PARAMS: dict[int, ChainParams] = {56: BSC}

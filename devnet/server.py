@@ -33,6 +33,9 @@ log = logging.getLogger("devnet")
 
 TARGETS = ("subgraph", "rpc")
 MODES = ("ok", "error", "slow", "lag")
+# "vaults": calls to one vault (and its strategy), or every vault, revert ("error") or the RPC
+# requests touching them are delayed ("slow"); not part of target "all"
+VAULT_TARGET = "vaults"
 
 
 def _json(body: Any, status: int = 200) -> HTTPResponse:
@@ -190,6 +193,11 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
         fault = state.fault(chain_id, "rpc")
         lag = 0
         body = body_json(request)
+        vfault = state.fault(chain_id, VAULT_TARGET)
+        if vfault and vfault["mode"] == "slow":
+            raw_body = (request.body or b"").lower()
+            if any(a[2:].encode() in raw_body for a in vfault["addresses"]):
+                await asyncio.sleep(vfault["delayMs"] / 1000)
         if fault:
             if fault.get("delayMs"):
                 await asyncio.sleep(fault["delayMs"] / 1000)
@@ -272,6 +280,31 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
         except ValueError as exc:
             return _json({"error": str(exc)}, 400)
 
+    def _vault_truth(request: Request, chain_id: int, fn, *args):
+        rt = runtime(chain_id)
+        if rt is None:
+            return unknown(chain_id)
+        try:
+            block = _int_arg(request, "block")
+            return _json(fn(rt.sim, *args, block))
+        except ValueError as exc:
+            return _json({"error": str(exc)}, 400)
+
+    @app.get("/chains/<chain_id:int>/truth/vaults")
+    async def truth_vaults(request: Request, chain_id: int):
+        return _vault_truth(request, chain_id, lambda sim, block: sim.vault_truth(block))
+
+    @app.get("/chains/<chain_id:int>/truth/vault-positions")
+    async def truth_vault_positions(request: Request, chain_id: int):
+        user = request.args.get("user") or ""
+        if len(user) != 42 or not user.lower().startswith("0x"):
+            return _json({"error": "user must be a 0x address"}, 400)
+        return _vault_truth(request, chain_id, lambda sim, u, block: sim.vault_positions(u, block), user)
+
+    @app.get("/chains/<chain_id:int>/truth/vault-users")
+    async def truth_vault_users(request: Request, chain_id: int):
+        return _vault_truth(request, chain_id, lambda sim, block: sim.vault_users(block))
+
     @app.get("/chains/<chain_id:int>/deployment")
     async def deployment(request: Request, chain_id: int):
         rt = runtime(chain_id)
@@ -291,6 +324,10 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
             return _json({"error": "expected a JSON object"}, 400)
         target = body.get("target")
         mode = body.get("mode", "ok")
+        if target == VAULT_TARGET or (target in (None, "all") and mode == "ok"):
+            err = _set_vault_fault(body, mode)
+            if err or target == VAULT_TARGET:
+                return _json({"error": err}, 400) if err else await get_faults(request)
         if target not in TARGETS and target not in (None, "all"):
             return _json({"error": f"target must be one of {TARGETS}"}, 400)
         if mode not in MODES:
@@ -315,6 +352,31 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
                     fault["status"] = int(body.get("status") or 500)
                 state.faults[(cid, t)] = fault
         return await get_faults(request)
+
+    def _set_vault_fault(body: dict, mode: str) -> str | None:
+        if mode not in ("ok", "error", "slow"):
+            return f"mode for target {VAULT_TARGET} must be ok, error or slow"
+        chain_ids = [body["chainId"]] if body.get("chainId") is not None else list(state.chains)
+        for cid in chain_ids:
+            rt = state.chains.get(cid)
+            if rt is None:
+                return f"unknown chain {cid}"
+            book = rt.sim.vaults
+            if mode == "ok":
+                state.faults.pop((cid, VAULT_TARGET), None)
+                rt.rpc.failing = set()
+                continue
+            wanted = body.get("vault")
+            vaults = [book.vault(wanted)] if wanted else list(book.vaults)
+            if None in vaults:
+                return f"unknown vault {wanted}"
+            addrs = sorted(a for v in vaults for a in (v.id, v.strategy.lower()))
+            fault = {"mode": mode, "vault": wanted.lower() if wanted else None, "addresses": addrs}
+            if mode == "slow":
+                fault["delayMs"] = int(body.get("delayMs") or 2000)
+            state.faults[(cid, VAULT_TARGET)] = fault
+            rt.rpc.failing = set(addrs) if mode == "error" else set()
+        return None
 
     @app.post("/control/clock")
     async def control_clock(request: Request):

@@ -14,13 +14,15 @@ from devnet.sim.governance import MAXTIME, to_raw, voting_power
 
 
 class CallCtx:
-    __slots__ = ("sim", "node", "block", "ts")
+    __slots__ = ("sim", "node", "block", "ts", "sender", "value")
 
-    def __init__(self, sim, node, block: int):
+    def __init__(self, sim, node, block: int, sender: str = ZERO_ADDRESS, value: int = 0):
         self.sim = sim
         self.node = node
         self.block = block
         self.ts = sim.block_ts(block)
+        self.sender = sender  # msg.sender (the call's `from`; Multicall3 for its sub-calls)
+        self.value = value  # msg.value
 
 
 def _addr(a: str) -> str:
@@ -447,6 +449,25 @@ class GaugeContract(Contract):
     def bribe_voting_reward(self, ctx):
         return self.gauge.bribe_reward
 
+    def _vault(self, ctx, account):
+        """The vault staking in this gauge through `account` (the vault or its strategy)."""
+        book = self.sim.vaults
+        v = book.vault(account) or book.by_strategy.get(account.lower())
+        if v is None or v.gauge() is not self.gauge or not v.exists_at(ctx.ts):
+            return None
+        return v
+
+    @method("earned(address)", "uint256")
+    def earned(self, ctx, account):
+        v = self._vault(ctx, account)
+        return v.earned(ctx.ts) if v else 0
+
+    @method("balanceOf(address)", "uint256")
+    def balance_of(self, ctx, account):
+        """Staked amount of a vault: its LP units (v2) or its position's liquidity (CL)."""
+        v = self._vault(ctx, account)
+        return v.state_at(ctx.ts).liq if v else 0
+
 
 class DynamicFeeModule(Contract):
     def _pool(self, ctx, address):
@@ -525,7 +546,9 @@ class Plain(Contract):
 
 class Multicall3(Contract):
     def _sub(self, ctx, target, data):
-        return ctx.node.internal_call(ctx, target, data)
+        # msg.sender of a sub-call is Multicall3 itself
+        sub = CallCtx(ctx.sim, ctx.node, ctx.block, self.address)
+        return ctx.node.internal_call(sub, target, data)
 
     @method("aggregate3((address,bool,bytes)[])", "(bool,bytes)[]")
     def aggregate3(self, ctx, calls):
@@ -634,6 +657,9 @@ def build_registry(sim) -> dict[str, Contract]:
             add(CLPoolContract(sim, pool, c["clFactory"]))
         else:
             add(V2PoolContract(sim, pool, c["v2Factory"]))
+    from devnet.rpc.vaults import vault_contracts  # imported late: it builds on this module
+    for contract in vault_contracts(sim):
+        add(contract)
     return reg
 
 

@@ -5,6 +5,7 @@ from typing import Any
 
 from devnet.rpc.abi import Revert
 from devnet.rpc.contracts import CallCtx, add_gauges, build_registry
+from devnet.rpc.vaults import FAULT_REASON, gas_estimate
 
 EMPTY_UNCLES = "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347"
 EMPTY_TRIE = "0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421"
@@ -39,6 +40,8 @@ class RpcNode:
         self.registry = build_registry(sim)
         self.miner = sim.label_address("validator")
         self._gauge_count = -1
+        # addresses (lower-case) whose calls revert: the "vaults" fault target of /control/faults
+        self.failing: set[str] = set()
         self.methods = {
             "eth_chainId": self.eth_chain_id,
             "net_version": lambda p, head: str(self.sim.chain_id),
@@ -177,14 +180,15 @@ class RpcNode:
         return "0x" + c.bytecode().hex()
 
     def internal_call(self, ctx: CallCtx, target: str, data: bytes) -> bytes:
-        c = self.registry.get(target.lower())
+        key = target.lower()
+        c = self.registry.get(key)
         if c is None or not c.exists_at(ctx.ts):
             raise Revert()
+        if key in self.failing:
+            raise Revert(FAULT_REASON)
         return c.call(ctx, data)
 
-    def eth_call(self, params, head):
-        tx = params[0]
-        n = self._state_block(params, 1, head)
+    def _call(self, tx: dict, n: int) -> bytes:
         to = tx.get("to")
         if not to:
             raise RpcError(-32602, "missing 'to'")
@@ -193,20 +197,30 @@ class RpcNode:
             raw = bytes.fromhex(data[2:] if data.startswith("0x") else data)
         except ValueError:
             raise RpcError(-32602, "invalid data") from None
-        ctx = CallCtx(self.sim, self, n)
+        sender = tx.get("from") or "0x" + "00" * 20
+        ctx = CallCtx(self.sim, self, n, sender, _parse_int(tx.get("value") or 0))
         try:
-            out = self.internal_call(ctx, to, raw)
+            return self.internal_call(ctx, to, raw)
         except Revert as exc:
             if exc.reason:
                 raise RpcError(3, f"execution reverted: {exc.reason}", "0x" + exc.data.hex()) from None
             raise RpcError(3, "execution reverted", "0x") from None
-        return "0x" + out.hex()
+
+    def eth_call(self, params, head):
+        n = self._state_block(params, 1, head)
+        return "0x" + self._call(params[0], n).hex()
 
     def eth_estimate_gas(self, params, head):
         tx = params[0] if params else {}
         data = tx.get("data") or tx.get("input") or "0x"
         if len(data) <= 2:
             return _hex(21_000)
+        raw = bytes.fromhex(data[2:] if data.startswith("0x") else data)
+        gas = gas_estimate(self.sim, tx.get("to") or "", raw)
+        if gas is not None:
+            # vault and zapper calls: a reverting call cannot be estimated (as on a real node)
+            self._call(tx, self._state_block(params, 1, head))
+            return _hex(gas)
         return _hex(60_000 + 16 * (len(data) - 2) // 2)
 
     def eth_fee_history(self, params, head):

@@ -96,6 +96,10 @@ class PoolSim:
         self.fee = fee
         self.amm: V2Pool | CLPool | None = None
         self.positions: list[list[int]] = []  # CL: [lower, upper, liquidity]
+        # CL: the positions after every change, so the full tick table can be rebuilt at any
+        # time (exact swap quotes in the past: the vault zapper); recording draws no randomness
+        self.pos_ts: list[int] = []
+        self.pos_snap: list[tuple[tuple[int, int, int], ...]] = []
         # streams: state after each event (creation, swap, mint, burn)
         self.ev_ts: list[int] = []
         self.ev_state: list[tuple] = []  # (r0, r1, sqrtP, L, tick, cumVol, cumFees, txCount)
@@ -206,6 +210,7 @@ class PoolSim:
                     self.reserve1 += a1
                     self.positions.append([lo, hi, liq, half if half is not None else -1])
             self._last_hour_tick = self.amm.tick
+            self._snap_positions(ts)
         else:
             r0 = int(tvl / 2 / p0 * self.token0.unit)
             r1 = int(tvl / 2 / p1 * self.token1.unit)
@@ -350,13 +355,36 @@ class PoolSim:
         nliq = self._liquidity_for_usd(nlo, nhi, usd, p0, p1)
         if nliq <= 0:
             self.positions.remove(worst)
+            self._snap_positions(ts)
             return 1
         a0, a1 = amm.mint(nlo, nhi, nliq)
         self.reserve0 += a0
         self.reserve1 += a1
         worst[0], worst[1], worst[2] = nlo, nhi, nliq
         self._record(ts)
+        self._snap_positions(ts)
         return 2
+
+    def _snap_positions(self, ts: int) -> None:
+        self.pos_ts.append(ts)
+        self.pos_snap.append(tuple((p[0], p[1], p[2]) for p in self.positions))
+
+    def amm_at(self, ts: int) -> V2Pool | CLPool | None:
+        """A fresh AMM equal to the pool as of ts (state, fee and, for CL, the tick table)."""
+        st = self.state_at(ts)
+        if st is None:
+            return None
+        fee = self.fee_at(ts)
+        if not self.is_cl:
+            return V2Pool(self.kind == "v2-stable", self.token0.decimals, self.token1.decimals, fee,
+                          st.reserve0, st.reserve1)
+        amm = CLPool(st.sqrt_price, fee, self.tick_spacing)
+        for lo, hi, liq in self.pos_snap[bisect_right(self.pos_ts, ts) - 1]:
+            amm.mint(lo, hi, liq)
+        # the recorded tick/liquidity are authoritative (a swap ending on a tick boundary leaves
+        # tick = boundary - 1, which get_tick_at_sqrt_ratio would not give back)
+        amm.tick, amm.liquidity = st.tick, st.liquidity
+        return amm
 
     def close_hour(self, hour_ts: int, close_ts: int, vol: float, fees: float, txc: int) -> None:
         """Store the aggregate row of the hour [hour_ts, hour_ts+3600)."""

@@ -9,6 +9,7 @@ from core.epochs import DAY, HOUR, epoch_start
 from devnet.amm.cl import Q96
 from devnet.subgraph.schema import Units
 from devnet.subgraph.store import EventStore
+from devnet.subgraph.vault_entities import vault_stores, vaults_state
 
 
 class Context:
@@ -203,6 +204,7 @@ STATE_BUILDERS = {
     "Bundle": _bundles,
     "Gauge": _gauges,
     "VeNFT": _venfts,
+    "Vault": vaults_state,
 }
 
 
@@ -294,6 +296,7 @@ def build_stores(sim) -> dict[str, EventStore]:
     ts_key = lambda r: r["timestamp"]  # noqa: E731
     id_key = lambda r: r["id"]  # noqa: E731
     return {
+        **vault_stores(sim),
         "Swap": EventStore("Swap", lambda: sim.swaps, lambda s: s.ts, lambda s: s.id,
                            {"pool": lambda s: s.pool.id}, _swap_view, ("timestamp", "blockNumber")),
         "PoolHourData": EventStore("PoolHourData", lambda: sim.hour_rows, lambda r: r["periodStartUnix"], id_key,

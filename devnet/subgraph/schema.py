@@ -15,6 +15,17 @@ from graphql import (
 )
 from graphql.language import BooleanValueNode, FloatValueNode, IntValueNode, StringValueNode
 
+_VAULT_FLOW = [
+    ("id", "ID!"), ("vault", "Vault!"), ("user", "String!"), ("shares", "BigInt!"), ("amount0", "BigDecimal!"),
+    ("amount1", "BigDecimal!"), ("amountUSD", "BigDecimal!"), ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"),
+    ("transactionHash", "String!"), ("logIndex", "BigInt!"),
+]
+_VAULT_PERIOD = [
+    ("id", "ID!"), ("periodStartUnix", "Int!"), ("vault", "Vault!"), ("totalSupply", "BigInt!"),
+    ("amount0", "BigDecimal!"), ("amount1", "BigDecimal!"), ("tvlUSD", "BigDecimal!"), ("sharePriceUSD", "BigDecimal!"),
+    ("harvestedUSD", "BigDecimal!"), ("apr", "BigDecimal!"),
+]
+
 # entity -> (field, type); "!" = non-null; a capitalised non-scalar type is a reference.
 ENTITIES: dict[str, list[tuple[str, str]]] = {
     "Factory": [
@@ -82,6 +93,28 @@ ENTITIES: dict[str, list[tuple[str, str]]] = {
         ("token", "Token!"), ("amount", "BigDecimal!"), ("amountUSD", "BigDecimal!"), ("kind", "String!"),
         ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"), ("transactionHash", "String!"),
     ],
+    # vaults (devnet/sim/vaults.py): one state entity, event entities and period rows
+    "Vault": [
+        ("id", "ID!"), ("kind", "String!"), ("name", "String!"), ("pool", "Pool!"), ("gauge", "Gauge"),
+        ("strategy", "String!"), ("token0", "Token!"), ("token1", "Token!"), ("totalSupply", "BigInt!"),
+        ("amount0", "BigDecimal!"), ("amount1", "BigDecimal!"), ("totalValueLockedUSD", "BigDecimal!"),
+        ("sharePriceUSD", "BigDecimal!"), ("tickLower", "Int"), ("tickUpper", "Int"),
+        ("createdAtTimestamp", "BigInt!"), ("createdAtBlockNumber", "BigInt!"),
+    ],
+    "VaultDeposit": _VAULT_FLOW,
+    "VaultWithdrawal": _VAULT_FLOW,
+    "VaultRebalance": [
+        ("id", "ID!"), ("vault", "Vault!"), ("oldTickLower", "Int!"), ("oldTickUpper", "Int!"),
+        ("newTickLower", "Int!"), ("newTickUpper", "Int!"), ("tick", "Int!"), ("timestamp", "BigInt!"),
+        ("blockNumber", "BigInt!"), ("transactionHash", "String!"),
+    ],
+    "VaultHarvest": [
+        ("id", "ID!"), ("vault", "Vault!"), ("token", "Token!"), ("amount", "BigDecimal!"),
+        ("amountUSD", "BigDecimal!"), ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"),
+        ("transactionHash", "String!"),
+    ],
+    "VaultHourData": _VAULT_PERIOD,
+    "VaultDayData": _VAULT_PERIOD,
 }
 
 # entity -> (singular query field, plural query field)
@@ -99,6 +132,13 @@ QUERY_FIELDS: dict[str, tuple[str, str]] = {
     "Vote": ("vote", "votes"),
     "Bribe": ("bribe", "bribes"),
     "Claim": ("claim", "claims"),
+    "Vault": ("vault", "vaults"),
+    "VaultDeposit": ("vaultDeposit", "vaultDeposits"),
+    "VaultWithdrawal": ("vaultWithdrawal", "vaultWithdrawals"),
+    "VaultRebalance": ("vaultRebalance", "vaultRebalances"),
+    "VaultHarvest": ("vaultHarvest", "vaultHarvests"),
+    "VaultHourData": ("vaultHourData", "vaultHourDatas"),
+    "VaultDayData": ("vaultDayData", "vaultDayDatas"),
 }
 
 SCALARS = {"ID", "String", "Int", "BigInt", "BigDecimal", "Boolean"}
