@@ -21,7 +21,7 @@ SOURCES = ["subgraph", "chain-rpc"]
 SNAPSHOT_TABLES = ("protocol_snap15m", "pool_snap15m", "token_snap15m")
 UPSTREAM_ASSETS = ("token_snapshots", "pool_snapshots", "protocol_snapshot", "ve_snapshots", "gauge_snapshots",
                    "foundation_snapshots", "kpi_snapshots",
-                   "core_token_snapshot")
+                   "core_token_snapshot", "vault_snapshots")
 MAX_ERROR_CHARS = 2000
 
 

@@ -163,6 +163,7 @@ def write_protocol(s: SnapshotStep) -> dict[str, int]:
 def build_snapshot_assets(partitions_def: PartitionsDefinition) -> list[AssetsDefinition]:
     from assets.core_token import MARKET_SNAPSHOT_ASSETS
     from assets.governance import GOVERNANCE_SNAPSHOT_ASSETS
+    from assets.vaults import VAULT_SNAPSHOT_ASSETS
 
     common = dict(
         partitions_def=partitions_def,
@@ -178,6 +179,7 @@ def build_snapshot_assets(partitions_def: PartitionsDefinition) -> list[AssetsDe
          "Protocol TVL, rolling flows and governance state per snapshot (protocol_snap15m).", write_protocol),
         *GOVERNANCE_SNAPSHOT_ASSETS,
         *MARKET_SNAPSHOT_ASSETS,
+        *VAULT_SNAPSHOT_ASSETS,
     ]
     upstream = [snapshot_asset(name, tables, description, common, write) for name, tables, description, write in specs]
 

@@ -12,6 +12,7 @@ from assets.governance import build_governance_event_assets
 from assets.hourly import build_hourly_assets
 from assets.rollups import build_rollup_assets
 from assets.snapshots import build_snapshot_assets
+from assets.vaults import build_vault_history_assets
 from core.config import Settings
 from orchestration.checks import build_checks
 from orchestration.jobs import build_jobs
@@ -32,6 +33,7 @@ def build_defs(settings: Settings | None = None, *, now: float | None = None) ->
         *hourly_assets,
         *build_rollup_assets(daily_parts, hourly_assets[0]),
         *build_governance_event_assets(daily_parts),
+        *build_vault_history_assets(daily_parts),
     ]
     jobs = build_jobs()
     return Definitions(

@@ -11,9 +11,9 @@ from dagster import AssetSelection, define_asset_job, in_process_executor
 
 SNAPSHOT_ASSETS = ("token_snapshots", "pool_snapshots", "protocol_snapshot", "ve_snapshots", "gauge_snapshots",
                    "foundation_snapshots", "kpi_snapshots",
-                   "core_token_snapshot",
+                   "core_token_snapshot", "vault_snapshots",
                    "snapshot_publication")
-HISTORY_ASSETS = ("pool_hourly", "daily_rollups", "governance_events")
+HISTORY_ASSETS = ("pool_hourly", "daily_rollups", "governance_events", "vault_history")
 
 
 def build_jobs() -> dict[str, Any]:
