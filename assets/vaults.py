@@ -16,7 +16,6 @@
   and every VaultDeposit / VaultWithdrawal / VaultHarvest / VaultRebalance of the days, all read
   at one block (the block at the range end when the subgraph has indexed past it, else its head).
 """
-from __future__ import annotations
 
 import threading
 from dataclasses import dataclass

@@ -11,7 +11,10 @@ Each check is one SQL file in warehouse_sql/transforms/checks/ run against the w
 - governance snapshots: ve split and lock counts add up, foundation summary equals its vote rows,
   gauge total APR equals its parts, KPI classifications valid and stamped with the methodology;
 - core token: one factsheet row per snapshot, market cap = price x supply, null when unknown;
-- governance events: bribes and votes in the epoch of their block, claims for an ended epoch.
+- governance events: bribes and votes in the epoch of their block, claims for an ended epoch;
+- vaults: one row per configured vault per published snapshot (from its first row on: before it
+  the vault was not deployed), TVL = amount0 x p0 + amount1 x p1 (null when a price is);
+  vault_hourly holds no bucket for an unfinished hour.
 
 Checks run after their asset (and after publication where they read published snapshots).
 """
@@ -25,6 +28,7 @@ from assets.writers import query_rows
 from core.config import Settings
 from core.epochs import iso
 from core.methodology import METHODOLOGY_VERSION
+from core.vaults import vaults_for
 from orchestration.resources import ChainResource, WarehouseResource
 
 REL_TOL = 1e-9
@@ -204,6 +208,39 @@ def build_checks(settings: Settings) -> Sequence[AssetChecksDefinition]:
             passed=counts["bad_bribes"] + counts["bad_votes"] + counts["bad_claims"] == 0, metadata=counts
         )
 
+    @asset_check(
+        asset="vault_snapshots",
+        name="vault_snapshots_consistent",
+        additional_deps=["snapshot_publication"],
+        description="One row per configured vault per published snapshot (from its first row on); "
+        "TVL = amount0 x p0 / 10^d0 + amount1 x p1 / 10^d1 within 1e-9 relative, null when a price is unknown.",
+    )
+    def vault_snapshots_consistent(
+        context: AssetCheckExecutionContext, warehouse: WarehouseResource, chain: ChainResource
+    ) -> AssetCheckResult:
+        vaults = [v.address.lower() for v in vaults_for(chain.chain_id)]
+        with warehouse.client() as client:
+            row = query_rows(client, "checks/vault_snapshot_consistency.sql",
+                             {"chain_id": chain.chain_id, "from_ts": 0, "to_ts": FAR_FUTURE, "vaults": vaults,
+                              "rel_tol": REL_TOL})[0]
+        counts = {k: int(v) for k, v in row.items()}
+        return AssetCheckResult(passed=counts["missing"] + counts["bad_tvl"] == 0,
+                                metadata={**counts, "configured_vaults": len(vaults)})
+
+    @asset_check(
+        asset="vault_history",
+        name="vault_hourly_buckets_final",
+        description="vault_hourly has no bucket for an hour that had not ended and none flagged partial.",
+    )
+    def vault_hourly_buckets_final(
+        context: AssetCheckExecutionContext, warehouse: WarehouseResource, chain: ChainResource
+    ) -> AssetCheckResult:
+        with warehouse.client() as client:
+            row = query_rows(client, "checks/vault_hourly_final.sql",
+                             {"chain_id": chain.chain_id, "now_ts": int(time.time())})[0]
+        counts = {k: int(v) for k, v in row.items()}
+        return AssetCheckResult(passed=counts["future_buckets"] + counts["partial_buckets"] == 0, metadata=counts)
+
     return [
         protocol_snapshot_fresh,
         published_snapshot_row_counts,
@@ -213,4 +250,6 @@ def build_checks(settings: Settings) -> Sequence[AssetChecksDefinition]:
         governance_snapshots_consistent,
         core_token_factsheet_consistent,
         governance_events_in_their_epochs,
+        vault_snapshots_consistent,
+        vault_hourly_buckets_final,
     ]

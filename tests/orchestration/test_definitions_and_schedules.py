@@ -41,7 +41,8 @@ def test_code_location_exports_jobs_schedules_sensors_and_checks(defs):
     checks = {key.name for key in defs.resolve_asset_graph().asset_check_keys}
     assert checks == {"protocol_snapshot_fresh", "published_snapshot_row_counts", "protocol_tvl_reconciles_with_pools",
                       "protocol_daily_reconciles_with_hourly", "hourly_buckets_complete", "governance_snapshots_consistent",
-                      "core_token_factsheet_consistent", "governance_events_in_their_epochs"}
+                      "core_token_factsheet_consistent", "governance_events_in_their_epochs",
+                      "vault_snapshots_consistent", "vault_hourly_buckets_final"}
 
 
 def test_workspace_yaml_loads_the_code_location(tmp_path):

@@ -146,6 +146,7 @@ def test_asset_checks_pass(stack):
         "hourly_buckets_complete", "protocol_daily_reconciles_with_hourly", "protocol_snapshot_fresh",
         "published_snapshot_row_counts", "protocol_tvl_reconciles_with_pools", "governance_snapshots_consistent",
         "core_token_factsheet_consistent", "governance_events_in_their_epochs",
+        "vault_snapshots_consistent", "vault_hourly_buckets_final",
     }
     failed = {name: ev.metadata for name, ev in by_name.items() if not ev.passed}
     assert not failed

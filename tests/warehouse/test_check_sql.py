@@ -147,3 +147,59 @@ def test_event_epoch_check_places_bribes_votes_and_claims(client):
                                                     "bad_bribes": 2, "bad_votes": 1, "bad_claims": 1}
     later = query_rows(client, "checks/governance_event_epochs.sql", {"chain_id": CHAIN, "now_ts": ts - 60})[0]
     assert (later["bad_bribes"], later["bad_votes"], later["bad_claims"]) == (3, 2, 2)  # all in the future
+
+
+def vault_row(t: int, vault: str, *, a0=2 * 10**18, a1=3 * 10**6, p0=1.5, p1=2.0, tvl=None) -> dict:
+    if tvl is None:
+        tvl = 2 * 1.5 + 3 * 2.0 if p0 is not None and p1 is not None else None
+    return {"chain_id": CHAIN, "snapshot_at": utc(t), "block_number": 1, "vault_address": vault, "vault_key": vault,
+            "kind": "cl", "pool_address": "0xp", "gauge_address": "", "strategy_address": "0xs",
+            "token0_address": "0xt0", "token1_address": "0xt1", "token0_symbol": "A", "token1_symbol": "B",
+            "token0_decimals": 18, "token1_decimals": 6, "share_decimals": 18, "total_supply_raw": 10**18,
+            "amount0_raw": a0, "amount1_raw": a1, "token0_price_usd": p0, "token1_price_usd": p1, "tvl_usd": tvl,
+            "share_price_usd": tvl, "is_calm": True, "strategy_paused": False, "global_pause": False,
+            "slippage_bps": 50, "tick": 1, "tick_lower": 0, "tick_upper": 10, "liquidity_raw": 1,
+            "needs_rebalance": False, "last_rebalance": None, "last_harvest": None}
+
+
+def test_vault_snapshot_check_counts_missing_and_unreconciled_rows(client):
+    base = T0 + 20 * 86400  # clear of the other tests' snapshots
+    a, b, c = base, base + 900, base + 1800
+    publish(client, a, b, c)
+
+    def check() -> dict:
+        row = query_rows(client, "checks/vault_snapshot_consistency.sql",
+                         {"chain_id": CHAIN, "from_ts": a, "to_ts": c, "vaults": ["0xv1", "0xv2", "0xv3"],
+                          "rel_tol": TOL})[0]
+        return {k: int(v) for k, v in row.items()}
+
+    # v1 everywhere; v2 deployed from b on (no row at a is fine); v3 never deployed
+    insert(client, "vault_snap15m", [vault_row(a, "0xv1"), vault_row(b, "0xv1"), vault_row(c, "0xv1"),
+                                     vault_row(b, "0xv2"), vault_row(c, "0xv2", p0=None)])
+    assert check() == {"published": 3, "vault_rows": 5, "missing": 0, "bad_tvl": 0,
+                       "vaults_never_seen": 1}
+    # a TVL off by more than 1e-9, a TVL where a price is unknown, a zero where it should be null
+    insert(client, "vault_snap15m", [vault_row(a, "0xv1", tvl=9.0 * (1 + 1e-8)), vault_row(b, "0xv2", p1=None, tvl=6.0),
+                                     vault_row(c, "0xv2", p0=None, tvl=0.0)])
+    assert check()["bad_tvl"] == 3
+    # v1 disappears from a published snapshot after its first row
+    client.command("ALTER TABLE vault_snap15m DELETE WHERE vault_address = '0xv1' AND snapshot_at = "
+                   "toDateTime64({t:Int64}, 3, 'UTC')", parameters={"t": b}, settings={"mutations_sync": 2})
+    assert check()["missing"] == 1
+
+
+def test_vault_hourly_check_flags_unfinished_and_partial_buckets(client):
+    hour = T0 - T0 % 3600
+
+    def period(start: int, partial: bool) -> dict:
+        return {"chain_id": CHAIN, "vault_address": "0xv", "period_start": utc(start), "total_supply_raw": 1,
+                "amount0_raw": 1, "amount1_raw": 1, "tvl_usd": 1.0, "share_price_usd": 1.0, "harvested_usd": 0.0,
+                "apr": 0.0, "deposits": 0, "withdrawals": 0, "partial": partial}
+
+    insert(client, "vault_hourly", [period(hour - 3600, False), period(hour, False), period(hour + 3600, True)])
+    insert(client, "vault_daily", [period(hour - hour % 86400, True)])
+    row = query_rows(client, "checks/vault_hourly_final.sql", {"chain_id": CHAIN, "now_ts": hour + 1800})[0]
+    assert {k: int(v) for k, v in row.items()} == {"buckets": 3, "future_buckets": 2, "partial_buckets": 1,
+                                                    "partial_days": 1}
+    row = query_rows(client, "checks/vault_hourly_final.sql", {"chain_id": CHAIN, "now_ts": hour + 3 * 3600})[0]
+    assert (row["future_buckets"], row["partial_buckets"]) == (0, 1)
