@@ -21,13 +21,14 @@ from api.cron import cron_blueprint
 from api.discovery import discovery_blueprint
 from api.envelope import ALLOWED_METHODS, ApiError, error_response, status_code_name
 from api.routes import INTERNAL_ERROR, Family, blueprint, log_failure
+from api.ratelimit import RateLimiter
 from api.sql import QueryBook
 from core.config import Settings
 
 log = logging.getLogger("api")
 
 # family name -> "module:attribute" of its Family (route table); imported only when served
-FAMILIES = {"stats": "api.stats.routes:FAMILY"}
+FAMILIES = {"stats": "api.stats.routes:FAMILY", "vaults": "api.vaults.routes:FAMILY"}
 
 
 def load_family(name: str) -> Family:
@@ -58,7 +59,8 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
     app.ctx.connect = connect
 
     for family in loaded:
-        app.blueprint(blueprint(family, QueryBook(family.name)))
+        limiter = RateLimiter(settings.vault_api_rate_per_second, settings.vault_api_rate_burst) if family.rate_limited else None
+        app.blueprint(blueprint(family, QueryBook(family.name), limiter))
     app.blueprint(discovery_blueprint(loaded, settings))
     app.blueprint(cron_blueprint(settings))  # internal; in no public discovery document
 
@@ -93,7 +95,9 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
             err = ApiError(500, INTERNAL_ERROR, "an unexpected server error occurred")
             detail = f"{type(exc).__name__}: {str(exc)[:300]}"
         log_failure(request, err.status, err.code, detail)
-        return error_response(err)
+        # the failure meta of the family whose prefix the path is under (the stats one otherwise)
+        family = next((f for f in loaded if request.path == f.prefix or request.path.startswith(f.prefix + "/")), None)
+        return error_response(err, meta_=family.envelope.failure_meta() if family else None)
 
     app.error_handler.add(Exception, on_error)
     return app

@@ -66,12 +66,15 @@ def success_body(data: Any, meta_: dict[str, Any]) -> bytes:
     return orjson.dumps({"ok": True, "data": data, "meta": meta_})
 
 
-def failure_body(code: str, message: str, *, details: Any = None, sources: Iterable[str] = ()) -> bytes:
+def failure_meta(sources: Iterable[str] = ()) -> dict[str, Any]:
+    return {"chainId": STATS_CHAIN_ID, "generatedAt": now_iso(), "source": list(sources)}
+
+
+def failure_body(code: str, message: str, *, details: Any = None, meta_: dict[str, Any]) -> bytes:
     error: dict[str, Any] = {"code": code, "message": message}
     if details is not None:
         error["details"] = details
-    failure_meta = {"chainId": STATS_CHAIN_ID, "generatedAt": now_iso(), "source": list(sources)}
-    return orjson.dumps({"ok": False, "error": error, "meta": failure_meta})
+    return orjson.dumps({"ok": False, "error": error, "meta": meta_})
 
 
 def success_headers(cache_seconds: int, snapshot: Snapshot | None) -> dict[str, str]:
@@ -89,11 +92,12 @@ def not_modified(headers: dict[str, str]) -> HTTPResponse:
     return HTTPResponse(None, status=304, headers=headers)
 
 
-def error_response(err: ApiError, sources: Iterable[str] = ()) -> HTTPResponse:
+def error_response(err: ApiError, sources: Iterable[str] = (), meta_: dict[str, Any] | None = None) -> HTTPResponse:
+    """`meta_` is the family's failure meta (Envelope.failure_meta); the default is /api/stats'."""
     headers = {**CORS_HEADERS, "cache-control": NO_STORE, **err.headers}
     if err.status == 503:
         headers.setdefault("retry-after", str(RETRY_AFTER_SECONDS))
-    body = failure_body(err.code, err.message, details=err.details, sources=sources)
+    body = failure_body(err.code, err.message, details=err.details, meta_=meta_ if meta_ is not None else failure_meta(sources))
     return json_response(body, err.status, headers)
 
 
@@ -107,6 +111,64 @@ def preflight(request_headers: str | None) -> HTTPResponse:
     if request_headers:
         headers["access-control-allow-headers"] = request_headers
     return HTTPResponse(None, status=204, headers=headers)
+
+
+class Envelope:
+    """A family's choice of `meta`: this base class is the /api/stats envelope (snapshotAt, source,
+    cacheTtlSeconds); a family with another meta subclasses it (api/vaults/envelope.py). The
+    same object builds the meta of every answer and publishes its schemas in the OpenAPI
+    document, so the served meta and the contract cannot drift."""
+
+    def success_meta(self, snapshot: "Snapshot | None", cache_seconds: int, sources: Iterable[str], extra: dict[str, Any]) -> dict[str, Any]:
+        return meta(now_iso(), snapshot, cache_seconds, sources)
+
+    def failure_meta(self, sources: Iterable[str] = ()) -> dict[str, Any]:
+        return failure_meta(sources)
+
+    def meta_schemas(self, chain_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(ApiMeta, ErrorMeta) JSON Schemas of the OpenAPI components."""
+        from api.schema import ISO_TIME
+
+        api_meta = {
+            "type": "object",
+            "required": ["chainId", "generatedAt", "source", "cacheTtlSeconds"],
+            "additionalProperties": False,
+            "properties": {
+                "chainId": {"const": chain_id},
+                "generatedAt": {**ISO_TIME, "description": "when the response was generated (a cached response keeps its first)"},
+                "snapshotAt": {**ISO_TIME, "description": "the latest successful snapshot the data was read from"},
+                "source": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "upstream readers behind the snapshot, e.g. subgraph, chain-rpc",
+                },
+                "cacheTtlSeconds": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "serving cache lifetime; equals the s-maxage of Cache-Control",
+                },
+            },
+        }
+        error_meta = {
+            "type": "object",
+            "required": ["chainId", "generatedAt", "source"],
+            "additionalProperties": False,
+            "properties": {k: api_meta["properties"][k] for k in ("chainId", "generatedAt", "source")},
+        }
+        return api_meta, error_meta
+
+    def route_meta_schema(self, cache_seconds: int, snapshot: bool) -> dict[str, Any]:
+        """The `meta` of one route's 200 answer (refines #/components/schemas/ApiMeta)."""
+        refinement: dict[str, Any] = {"properties": {"cacheTtlSeconds": {"const": cache_seconds}}}
+        if snapshot:
+            refinement["required"] = ["snapshotAt"]
+        return {"allOf": [{"$ref": "#/components/schemas/ApiMeta"}, refinement]}
+
+    def failure_text(self) -> str:
+        return "`{ok: false, error: {code, message}, meta: {chainId, generatedAt, source}}`"
+
+
+STATS_ENVELOPE = Envelope()
 
 
 def status_code_name(status: int) -> str:

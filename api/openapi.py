@@ -10,7 +10,7 @@ from typing import Any
 
 from api.envelope import ALLOWED_METHODS, cache_control
 from api.routes import Family, Route
-from api.schema import ISO_TIME, ref
+from api.schema import ref
 from api.validation import UNKNOWN_PARAMETER, Param
 
 OPENAPI_VERSION = "3.1.0"
@@ -24,32 +24,7 @@ GENERIC_ERRORS = {
 
 
 def _base_components(family: Family) -> dict[str, Any]:
-    api_meta = {
-        "type": "object",
-        "required": ["chainId", "generatedAt", "source", "cacheTtlSeconds"],
-        "additionalProperties": False,
-        "properties": {
-            "chainId": {"const": family.chain_id},
-            "generatedAt": {**ISO_TIME, "description": "when the response was generated (a cached response keeps its first)"},
-            "snapshotAt": {**ISO_TIME, "description": "the latest successful snapshot the data was read from"},
-            "source": {
-                "type": "array",
-                "items": {"type": "string"},
-                "description": "upstream readers behind the snapshot, e.g. subgraph, chain-rpc",
-            },
-            "cacheTtlSeconds": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "serving cache lifetime; equals the s-maxage of Cache-Control",
-            },
-        },
-    }
-    error_meta = {
-        "type": "object",
-        "required": ["chainId", "generatedAt", "source"],
-        "additionalProperties": False,
-        "properties": {k: api_meta["properties"][k] for k in ("chainId", "generatedAt", "source")},
-    }
+    api_meta, error_meta = family.envelope.meta_schemas(family.chain_id)
     error_envelope = {
         "type": "object",
         "required": ["ok", "error", "meta"],
@@ -113,7 +88,7 @@ def _error_response(description: str, codes: list[str], details: dict[str, dict]
         "Access-Control-Allow-Origin": {"$ref": "#/components/headers/AccessControlAllowOrigin"},
         "Cache-Control": {"$ref": "#/components/headers/CacheControl"},
     }
-    if status == 503:
+    if status in (429, 503):
         headers["Retry-After"] = {"$ref": "#/components/headers/RetryAfter"}
     schema = {"allOf": [ref("ErrorEnvelope"), {"properties": {"error": error}}]}
     return {"description": description, "headers": headers, "content": {JSON: {"schema": schema}}}
@@ -126,11 +101,7 @@ def _parameter(param: Param) -> dict[str, Any]:
 
 
 def _operation(family: Family, route: Route) -> dict[str, Any]:
-    meta_schema: dict[str, Any] = {
-        "allOf": [ref("ApiMeta"), {"properties": {"cacheTtlSeconds": {"const": route.cache_seconds}}}],
-    }
-    if route.snapshot:
-        meta_schema["allOf"][1]["required"] = ["snapshotAt"]
+    meta_schema = family.envelope.route_meta_schema(route.cache_seconds, route.snapshot)
     success = {
         "type": "object",
         "required": ["ok", "data", "meta"],
@@ -190,7 +161,7 @@ def build_openapi(family: Family, production_host: str) -> dict[str, Any]:
     generic = "; ".join(f"`{code}` ({status})" for status, (code, _) in GENERIC_ERRORS.items())
     description = (
         f"{family.description}\n\n"
-        "Errors answer `{ok: false, error: {code, message}, meta: {chainId, generatedAt, source}}` with the HTTP status "
+        f"Errors answer {family.envelope.failure_text()} with the HTTP status "
         "of the failure and `Cache-Control: no-store`: 400 for a malformed or out-of-range query (one code per "
         "parameter, `unknown_parameter` for any other name, a repeated parameter is refused with its own code), "
         "500 `<route>_query_failed` when the warehouse query fails, 503 `snapshot_unavailable` before the first "

@@ -23,13 +23,13 @@ from sanic import Blueprint, Request, Sanic
 from sanic.response import HTTPResponse
 
 from api.envelope import (
+    STATS_ENVELOPE,
     ApiError,
+    Envelope,
     error_response,
     etag_matches,
     json_response,
-    meta,
     not_modified,
-    now_iso,
     preflight,
     success_body,
     success_headers,
@@ -97,6 +97,8 @@ class Family:
     chain_id: int
     routes: tuple[Route, ...]
     schemas: dict[str, dict] = field(default_factory=dict)  # OpenAPI components.schemas
+    envelope: Envelope = STATS_ENVELOPE  # what `meta` holds, served and published
+    rate_limited: bool = False  # per-client token bucket (api/ratelimit.py) in front of every route
 
     def full_path(self, route: Route) -> str:
         return self.prefix + route.path
@@ -112,6 +114,7 @@ class RequestContext:
     snapshot: Snapshot | None
     chain_id: int
     queries: QueryBook
+    meta: dict[str, Any] = field(default_factory=dict)  # handler-supplied meta members (Envelope.success_meta)
 
     @property
     def settings(self) -> Any:
@@ -154,13 +157,14 @@ def log_failure(request: Request, status: int, code: str, detail: str) -> None:
     log.log(level, "%s %s -> %d %s: %s", request.method, target[:500], status, code, detail)
 
 
-def _endpoint(family: Family, route: Route, queries: QueryBook, resolver: SnapshotResolver) -> Callable[..., Awaitable[HTTPResponse]]:
+def _endpoint(family: Family, route: Route, queries: QueryBook, resolver: SnapshotResolver | None, limiter: Any = None) -> Callable[..., Awaitable[HTTPResponse]]:
     parser = ParamParser(route.params)
     failed_code = route.query_failed_code
     failed_message = f"the {route.name.replace('_', ' ')} query failed; retry with backoff"
     chain_id = family.chain_id
     cache_seconds = route.cache_seconds
     static_headers = success_headers(cache_seconds, None)
+    envelope = family.envelope
 
     async def endpoint(request: Request, **path_args: str) -> HTTPResponse:
         if request.method == "OPTIONS":
@@ -168,8 +172,10 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, resolver: Snapsh
         app = request.app
         snapshot: Snapshot | None = None
         try:
+            if limiter is not None:
+                limiter.check(request)
             params = parser.parse(request.query_string, path_args)
-            if route.snapshot:
+            if route.snapshot and resolver is not None:
                 snapshot = await resolver.resolve(await warehouse_client(app))
                 headers = success_headers(cache_seconds, snapshot)
                 if etag_matches(request.headers.get("if-none-match"), snapshot.etag):
@@ -182,16 +188,17 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, resolver: Snapsh
                 headers = static_headers
             ctx = RequestContext(app, route, params, snapshot, chain_id, queries)
             data = await route.handler(ctx)
-            body = success_body(data, meta(now_iso(), snapshot, cache_seconds, route.sources))
+            body = success_body(data, envelope.success_meta(snapshot, cache_seconds, route.sources, ctx.meta))
             if snapshot is not None:
                 body, headers = app.ctx.cache.put(key, body, headers)
             return json_response(body, 200, headers)
         except ApiError as err:
             log_failure(request, err.status, err.code, err.message)
-            return error_response(err, snapshot.sources if snapshot else route.sources)
+            return error_response(err, meta_=envelope.failure_meta(snapshot.sources if snapshot else route.sources))
         except Exception as exc:  # the warehouse (or a query against it) failed
             log_failure(request, 500, failed_code, _one_line(exc))
-            return error_response(ApiError(500, failed_code, failed_message), snapshot.sources if snapshot else route.sources)
+            failure = ApiError(500, failed_code, failed_message)
+            return error_response(failure, meta_=envelope.failure_meta(snapshot.sources if snapshot else route.sources))
 
     endpoint.__name__ = route.name
     return endpoint
@@ -206,9 +213,13 @@ def sanic_path(template: str) -> str:
     return _TEMPLATE.sub(r"<\1:str>", template)
 
 
-def blueprint(family: Family, queries: QueryBook) -> Blueprint:
+def blueprint(family: Family, queries: QueryBook, limiter: Any = None) -> Blueprint:
+    """`limiter`: an object with `check(request)` raising ApiError 429 (api/ratelimit.py) or None."""
     bp = Blueprint(family.name, url_prefix=family.prefix)
-    resolver = SnapshotResolver(queries[LATEST_SNAPSHOT], family.chain_id)  # one per family and worker
+    resolver = None  # one per family and worker, only for a family with snapshot routes
+    if any(route.snapshot for route in family.routes):
+        resolver = SnapshotResolver(queries[LATEST_SNAPSHOT], family.chain_id)
     for route in family.routes:
-        bp.add_route(_endpoint(family, route, queries, resolver), sanic_path(route.path), methods=["GET", "OPTIONS"], name=route.name)
+        endpoint = _endpoint(family, route, queries, resolver, limiter)
+        bp.add_route(endpoint, sanic_path(route.path), methods=["GET", "OPTIONS"], name=route.name)
     return bp

@@ -1,4 +1,4 @@
-"""Run the API: `serve(settings, host=None, port=None, workers=None)`.
+"""Run the API: `serve(settings, host=None, port=None, workers=None, families=("stats",))`.
 
 One worker runs in this process (no worker manager, no fork); more workers run under Sanic's
 worker manager, each building its own app (and its own warehouse client and response cache)
@@ -18,11 +18,17 @@ from core.config import Settings
 log = logging.getLogger("api")
 
 
-def serve(settings: Settings, host: str | None = None, port: int | None = None, workers: int | None = None) -> None:
+def serve(
+    settings: Settings,
+    host: str | None = None,
+    port: int | None = None,
+    workers: int | None = None,
+    families: tuple[str, ...] = ("stats",),
+) -> None:
     host = host or settings.api_host
     port = int(port or settings.api_port)
     workers = max(int(workers or settings.api_workers), 1)
-    loader = AppLoader(factory=partial(create_app, settings))
+    loader = AppLoader(factory=partial(create_app, settings, families=families))
     app = loader.load()
     options = dict(host=host, port=port, access_log=False, motd=False)
     log.info("API listening on http://%s:%d (%d worker%s)", host, port, workers, "" if workers == 1 else "s")

@@ -21,8 +21,16 @@ from core.processes import free_port, wait_http
 
 
 class ApiServer:
-    def __init__(self, settings: Settings, host: str = "127.0.0.1", port: int | None = None, log_path: Path | None = None):
+    def __init__(
+        self,
+        settings: Settings,
+        host: str = "127.0.0.1",
+        port: int | None = None,
+        log_path: Path | None = None,
+        families: tuple[str, ...] = ("stats",),
+    ):
         self.settings = settings
+        self.families = tuple(families)
         self.host = host
         self.port = port or free_port()
         if log_path is None:
@@ -46,10 +54,13 @@ class ApiServer:
                 start_new_session=True,
             )
         assert self.proc.stdin is not None
-        self.proc.stdin.write(pickle.dumps(self.settings))
+        self.proc.stdin.write(pickle.dumps((self.settings, self.families)))
         self.proc.stdin.close()
         try:
-            wait_http(f"{self.url}/api/stats/openapi.json", timeout=timeout, proc=self.proc)
+            from api.app import load_family
+
+            prefix = load_family(self.families[0]).prefix
+            wait_http(f"{self.url}{prefix}/openapi.json", timeout=timeout, proc=self.proc)
         except Exception:
             self.stop()
             raise RuntimeError(f"the API did not start; its log:\n{self.log()}") from None
@@ -81,8 +92,8 @@ def _main() -> None:
     from core.logs import setup_logging
 
     setup_logging()
-    settings = pickle.loads(sys.stdin.buffer.read())
-    serve(settings, host=sys.argv[1], port=int(sys.argv[2]), workers=1)
+    settings, families = pickle.loads(sys.stdin.buffer.read())
+    serve(settings, host=sys.argv[1], port=int(sys.argv[2]), workers=1, families=families)
 
 
 if __name__ == "__main__":

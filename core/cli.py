@@ -4,7 +4,8 @@
     ve-analytics devnet      deterministic devnet simulator (subgraph + JSON-RPC)
     ve-analytics migrate     apply warehouse_sql/migrations to the configured ClickHouse
     ve-analytics backfill    materialize the whole upstream history through Dagster
-    ve-analytics api         the Sanic API
+    ve-analytics api         the Sanic API (/api/stats and /api/v1)
+    ve-analytics vault-api   the vault data API (/api/v1) alone, on VAULT_API_PORT
     ve-analytics up          all of the above plus Dagster webserver and daemon
 
 Configuration comes from the environment (core.config); every default is the local stack.
@@ -56,7 +57,16 @@ def _backfill(settings: Settings, args: argparse.Namespace) -> int:
 def _api(settings: Settings, args: argparse.Namespace) -> int:
     from api.server import serve
 
-    serve(settings, host=args.host, port=args.port, workers=args.workers)
+    serve(settings, host=args.host, port=args.port, workers=args.workers, families=("stats", "vaults"))
+    return 0
+
+
+def _vault_api(settings: Settings, args: argparse.Namespace) -> int:
+    from api.server import serve
+
+    host = args.host or settings.vault_api_host
+    port = args.port or settings.vault_api_port
+    serve(settings, host=host, port=port, workers=args.workers, families=("vaults",))
     return 0
 
 
@@ -117,6 +127,12 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--port", type=int)
     a.add_argument("--workers", type=int)
     a.set_defaults(func=_api)
+
+    v = sub.add_parser("vault-api", help="run the vault data API (/api/v1) on its own port")
+    v.add_argument("--host")
+    v.add_argument("--port", type=int)
+    v.add_argument("--workers", type=int)
+    v.set_defaults(func=_vault_api)
 
     u = sub.add_parser("up", help="run everything on the embedded default")
     u.add_argument("--days", type=int, help="backfill only the most recent N days")

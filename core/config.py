@@ -58,6 +58,11 @@ class Settings:
     chains: dict[int, ChainEndpoints] = field(default_factory=dict)
     foundation_wallet: str = FOUNDATION_WALLET[STATS_CHAIN_ID]
     live_cache_seconds: float = 15.0  # server-side cache of the /live/ routes' chain reads
+    # vault API (/api/v1): its own service, and its best-effort per-client token bucket
+    vault_api_host: str = "127.0.0.1"
+    vault_api_port: int = 8100
+    vault_api_rate_per_second: float = 20.0
+    vault_api_rate_burst: int = 60
 
     @property
     def devnet_url(self) -> str:
@@ -118,4 +123,8 @@ class Settings:
             stale_after_minutes=int(_env("STALE_AFTER_MINUTES", "45")),
             chains=chains,
             live_cache_seconds=float(_env("LIVE_CACHE_SECONDS", "15")),
+            vault_api_host=_env("VAULT_API_HOST", "127.0.0.1"),
+            vault_api_port=int(_env("VAULT_API_PORT", "8100")),
+            vault_api_rate_per_second=float(_env("VAULT_API_RATE_PER_SECOND", "20")),
+            vault_api_rate_burst=int(_env("VAULT_API_RATE_BURST", "60")),
         )

@@ -1,0 +1,114 @@
+"""The upstreams of /api/v1 as handlers see them: the memoized chain read of the vault book
+(one block per answer, single-flight), the warehouse's latest published prices and APRs, and the
+health probes. The chain reader and the memo live on `app.ctx` (one per worker)."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any, Awaitable, Callable
+
+import httpx
+
+from api.envelope import ApiError
+from api.routes import RequestContext
+from api.vaults.chain import BookState, read_book
+from api.vaults.memo import Memo
+from core.vaults import vault_contracts, vaults_for
+
+log = logging.getLogger("api")
+
+BOOK_TTL_SECONDS = 15  # the vaults resource's memoization (spec: vaults 15 s)
+UPSTREAM_ERROR = "upstream_error"
+RPC_TIMEOUT_SECONDS = 10.0
+SUBGRAPH_TIMEOUT_SECONDS = 3.0
+
+
+def memo(ctx: RequestContext) -> Memo:
+    app_ctx = ctx.app.ctx
+    if getattr(app_ctx, "vault_memo", None) is None:
+        app_ctx.vault_memo = Memo()
+    return app_ctx.vault_memo
+
+
+def contracts(ctx: RequestContext) -> dict[str, str]:
+    """The chain's address book plus the vault-protocol contracts (factory, zapper, position manager)."""
+    return {**ctx.settings.contracts(ctx.chain_id), **vault_contracts(ctx.chain_id)}
+
+
+def _reader(ctx: RequestContext) -> Any:
+    app_ctx = ctx.app.ctx
+    if getattr(app_ctx, "vault_reader", None) is None:
+        from readers.chain import ChainReader
+
+        app_ctx.vault_reader = ChainReader.from_settings(ctx.settings, ctx.chain_id, timeout=RPC_TIMEOUT_SECONDS, retries=1)
+    return app_ctx.vault_reader
+
+
+async def book(ctx: RequestContext) -> BookState:
+    """Every vault's on-chain state at the head block; 502 upstream_error when the RPC fails."""
+
+    async def compute() -> BookState:
+        reader, vaults, book_contracts = _reader(ctx), vaults_for(ctx.chain_id), contracts(ctx)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, read_book, reader, vaults, book_contracts)
+
+    try:
+        return await memo(ctx).get(("book",), BOOK_TTL_SECONDS, compute)
+    except Exception as exc:  # noqa: BLE001 - any chain failure is this family's documented 502
+        log.warning("vault book read failed: %s: %s", type(exc).__name__, str(exc)[:300])
+        raise ApiError(502, UPSTREAM_ERROR, "the chain RPC did not answer; retry with backoff") from exc
+
+
+async def latest_rows(ctx: RequestContext, query: str, addresses: list[str]) -> dict[str, dict[str, Any]] | None:
+    """address -> row of the latest published stats snapshot; None when the warehouse failed."""
+    try:
+        rows = await ctx.rows(query, addresses=sorted({a.lower() for a in addresses}))
+    except Exception as exc:  # noqa: BLE001 - a warehouse failure degrades the answer, values become null
+        log.warning("vault API: %s failed: %s", query, type(exc).__name__)
+        return None
+    return {row["address"]: row for row in rows}
+
+
+async def prices(ctx: RequestContext, state: BookState) -> dict[str, float]:
+    addresses = [t["address"] for v in state.vaults for t in v.tokens.values() if t.get("address")]
+    rows = await latest_rows(ctx, "token_prices", addresses) or {}
+    return {a: r["priceUsd"] for a, r in rows.items() if r["priceUsd"] is not None}
+
+
+def memoized(handler: Callable[[RequestContext], Awaitable[Any]]) -> Callable[[RequestContext], Awaitable[Any]]:
+    """Memoize a handler's data and meta members per route and validated parameters for the
+    route's cache_seconds (the same number as s-maxage), single-flight."""
+
+    async def run(ctx: RequestContext) -> Any:
+        async def compute() -> tuple[Any, dict[str, Any]]:
+            data = await handler(ctx)
+            return data, dict(ctx.meta)
+
+        key = (ctx.route.name, tuple(sorted(ctx.params.items())))
+        data, meta = await memo(ctx).get(key, ctx.route.cache_seconds, compute)
+        ctx.meta.update(meta)
+        return data
+
+    run.__name__ = handler.__name__
+    return run
+
+
+async def subgraph_head(ctx: RequestContext) -> dict[str, Any]:
+    """Probe of the subgraph's `_meta` (health only; no data is read from it)."""
+    url = ctx.settings.chain(ctx.chain_id).subgraph_url
+    query = {"query": "{ _meta { block { number } hasIndexingErrors } }"}
+    try:
+        async with httpx.AsyncClient(timeout=SUBGRAPH_TIMEOUT_SECONDS) as client:
+            response = await client.post(url, json=query)
+            response.raise_for_status()
+            meta = response.json()["data"]["_meta"]
+        return {"block": int(meta["block"]["number"]), "hasIndexingErrors": bool(meta["hasIndexingErrors"])}
+    except Exception as exc:  # noqa: BLE001 - an unreachable subgraph is a "down" status, not a failure
+        return {"block": None, "hasIndexingErrors": None, "error": type(exc).__name__}
+
+
+def age_seconds(iso_text: str) -> int:
+    from datetime import datetime
+
+    return max(int(time.time() - datetime.fromisoformat(iso_text.replace("Z", "+00:00")).timestamp()), 0)

@@ -1,0 +1,60 @@
+"""Serving rules of /api/v1: partial upstream (a vault fault), RPC down, rate limiting."""
+from __future__ import annotations
+
+import dataclasses
+
+from conftest import Api
+from core.config import ChainEndpoints
+from core.processes import free_port
+
+FAULTY = "cl-core-wbnb"
+
+
+def test_vault_fault_gives_nulls_and_degraded(start_api, contract, http, devnet):
+    address = {v["key"]: v["address"] for v in devnet.truth()["vaults"]}[FAULTY]
+    devnet.fault("error", vault=address)
+    try:
+        api = Api(start_api(), contract, http)  # a fresh server: nothing memoized from before the fault
+        r = api.get("/vaults")
+        assert r.status_code == 200
+        body = r.json()
+        assert body["meta"]["degraded"] is True
+        by_key = {v["key"]: v for v in body["data"]}
+        faulty = by_key[FAULTY]
+        for field in ("totalSupplyRaw", "amount0Raw", "amount1Raw", "amount0", "tvlUsd", "sharePriceUsd", "isCalm", "depositsAvailable"):
+            assert faulty[field] is None, field
+        assert faulty["complete"] is False and faulty["cl"]["tick"] is None
+        assert all(v["complete"] and v["totalSupplyRaw"] is not None for k, v in by_key.items() if k != FAULTY)
+        meta = api.get("/meta").json()
+        assert meta["meta"]["degraded"] is True and meta["data"]["totalTvlUsd"] is None
+        detail = api.get(f"/vaults/{address.lower()}").json()
+        assert detail["meta"]["degraded"] is True
+        assert detail["data"]["integration"]["state"]["isCalm"] is None
+        assert detail["data"]["integration"]["state"]["depositsAvailable"] is None
+        assert api.get("/vaults/cl-wbnb-usdt").json()["meta"]["degraded"] is False
+        assert api.get("/health").json()["data"]["sources"]["onchain"]["status"] == "degraded"
+    finally:
+        devnet.fault("ok")
+
+
+def test_rpc_down_is_502(start_api, contract, http, settings):
+    dead = ChainEndpoints(56, settings.chain(56).subgraph_url, f"http://127.0.0.1:{free_port()}/rpc")
+    api = Api(start_api(chains={**settings.chains, 56: dead}), contract, http)
+    r = api.get("/vaults")
+    assert r.status_code == 502
+    body = r.json()
+    assert body["ok"] is False and body["error"]["code"] == "upstream_error" and body["meta"]["indexedBlock"] is None
+    health = api.get("/health")
+    assert health.status_code == 200 and health.json()["data"]["sources"]["onchain"]["status"] == "down"
+
+
+def test_rate_limit(start_api, contract, http):
+    api = Api(start_api(vault_api_rate_per_second=0.05, vault_api_rate_burst=3), contract, http)
+    statuses = [api.get("/vaults/health").status_code for _ in range(3)]
+    assert statuses == [200, 200, 200]
+    r = api.get("/vaults/health")
+    assert r.status_code == 429
+    assert r.json()["error"]["code"] == "rate_limited"
+    assert 1 <= int(r.headers["retry-after"]) <= 20
+    # a preflight is not counted and still answers
+    assert api.request("OPTIONS", "/vaults").status_code == 204
