@@ -2,7 +2,8 @@
 
 Starts what the configuration does not already point elsewhere: the embedded warehouse unless
 CLICKHOUSE_URL is set, the devnet unless SUBGRAPH_URL_56 is set. Then migrates, backfills the
-history through Dagster, and starts the Dagster webserver and daemon and the API.
+history through Dagster, and starts the Dagster webserver and daemon, the API and the vault API
+on its own port.
 """
 from __future__ import annotations
 
@@ -57,6 +58,8 @@ class Stack:
         )
         self._service("dagster-daemon", [str(bin_dir / "dagster-daemon"), "run", "-w", workspace], None, env=dagster_env)
         self._service("api", cli("api"), f"http://{s.api_host}:{s.api_port}/api/stats/openapi.json")
+        # the vault data API also runs on its own port, as it would on its own host in production
+        self._service("vault-api", cli("vault-api"), f"http://{s.vault_api_host}:{s.vault_api_port}/api/v1/openapi.json")
 
     def banner(self) -> str:
         s = self.settings
@@ -66,6 +69,7 @@ class Stack:
                 "ve-analytics is up (Ctrl-C stops everything):",
                 f"  API         http://{s.api_host}:{s.api_port}/api/stats/protocol",
                 f"  OpenAPI     http://{s.api_host}:{s.api_port}/api/stats/openapi.json",
+                f"  Vault API   http://{s.vault_api_host}:{s.vault_api_port}/api/v1/vaults  (also under the API's port)",
                 f"  Dagster UI  http://127.0.0.1:{s.dagster_port}",
                 f"  Warehouse   {s.clickhouse_url}  (database {s.clickhouse_database}; analyst user '{s.analyst_user}')",
                 f"  Devnet      {s.devnet_url}/chains/56/subgraph  and  /chains/56/rpc",
