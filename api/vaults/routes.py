@@ -11,6 +11,7 @@ from __future__ import annotations
 from api.ratelimit import RATE_LIMITED
 from api.routes import ErrorDoc, Family, Route
 from api.schema import ref
+from api.guide import VAULT_GUIDE
 from api.validation import Param
 from api.vaults import handlers, users
 from api.vaults.envelope import VaultEnvelope
@@ -130,4 +131,5 @@ FAMILY = Family(
     schemas=SCHEMAS,
     envelope=VaultEnvelope(STATS_CHAIN_ID),
     rate_limited=True,
+    guide=VAULT_GUIDE,
 )
