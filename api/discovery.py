@@ -31,6 +31,7 @@ from sanic import Blueprint, Request
 from sanic.response import HTTPResponse
 
 from api.envelope import CORS_HEADERS, JSON, STALE_WHILE_REVALIDATE, etag_matches
+from api.guide import Guide
 from api.openapi import GENERIC_ERRORS, build_openapi
 from api.routes import INTERNAL_ERROR, Family, Route
 from api.snapshots import SNAPSHOT_UNAVAILABLE
@@ -46,7 +47,6 @@ LINKSET = f'application/linkset+json; profile="{RFC9727_PROFILE}"'
 HTML = "text/html; charset=utf-8"
 MARKDOWN = "text/markdown; charset=utf-8"
 SKILL_NAME = "analytics-api"
-POLL_SECONDS = 60
 
 METHODS = ["GET", "HEAD", "OPTIONS"]
 
@@ -160,18 +160,35 @@ def _endpoint(family: Family, route: Route) -> dict[str, Any]:
     }
 
 
-def build_skill(families: list[Family], settings: Settings) -> dict[str, Any]:
-    first = families[0]
+def _usage(guide: Guide) -> dict[str, Any]:
     generic = [{"status": status, "code": code, "description": text} for status, (code, text) in GENERIC_ERRORS.items()]
+    return {
+        "request": "HTTP GET only (OPTIONS for CORS preflight); query parameters as documented per endpoint; "
+        "an undocumented query parameter is a 400 `unknown_parameter`, a repeated one a 400 with its own code.",
+        "envelope": dict(guide.envelope),
+        "errors": {**guide.errors, "generic": generic},
+        "caching": guide.caching,
+        "polling": guide.polling,
+        "cors": "every response carries Access-Control-Allow-Origin: *; browsers may call the API directly",
+        "units": "USD values are JSON numbers; raw on-chain integers larger than 2^53 are decimal strings",
+    }
+
+
+def build_skill(families: list[Family], settings: Settings) -> dict[str, Any]:
+    """The manifest's title, description and `usage` are the first family's; a later family with
+    its own guide carries its `usage` in its `analytics_api.families` entry."""
+    first = families[0]
+    entries = []
+    for f in families:
+        entry = {"name": f.name, "basePath": f.prefix, "version": f.version, "openapi": openapi_path(f), "chainId": f.chain_id}
+        if f.guide is not first.guide:
+            entry.update(title=f.title, description=f.guide.description, usage=_usage(f.guide))
+        entries.append(entry)
     return {
         "name": SKILL_NAME,
         "title": first.title,
         "version": first.version,
-        "description": (
-            "Read-only JSON statistics of a vote-escrow (ve(3,3)) DEX on chain 56: protocol TVL, volume, fees, "
-            "pools, gauges, tokens, epochs, bribes, vote escrow and service health, served from 15-minute "
-            "snapshots. Use it to answer questions about the protocol's current state and recent history."
-        ),
+        "description": first.guide.description,
         "license": "MIT",
         "servers": [
             {"url": "/", "description": "the host that served this manifest"},
@@ -184,39 +201,9 @@ def build_skill(families: list[Family], settings: Settings) -> dict[str, Any]:
             "docs": [docs_path(f) for f in families],
             "skill": {"json": SKILL_JSON, "markdown": SKILL_MD},
         },
-        "usage": {
-            "request": "HTTP GET only (OPTIONS for CORS preflight); query parameters as documented per endpoint; "
-            "an undocumented query parameter is a 400 `unknown_parameter`, a repeated one a 400 with its own code.",
-            "envelope": {
-                "success": '{"ok": true, "data": <endpoint-specific>, "meta": {"chainId": 56, "generatedAt", "snapshotAt", "source", "cacheTtlSeconds"}}',
-                "failure": '{"ok": false, "error": {"code", "message"[, "details"]}, "meta": {"chainId", "generatedAt", "source"}}',
-                "rule": "branch on `ok`; the HTTP status mirrors it (200 on success, 4xx/5xx on failure); `error.code` is stable, `error.message` is for humans",
-            },
-            "errors": {
-                "400": "malformed or out-of-range parameter: fix the request, do not retry as is",
-                "404": "no such route (`not_found`)",
-                "405": "method not allowed (`method_not_allowed`)",
-                "500": "`<route>_query_failed` or `internal_error`: transient, retry with exponential backoff",
-                "503": "`snapshot_unavailable` (no snapshot yet) or `unhealthy` (/health): retry after the Retry-After header",
-                "generic": generic,
-            },
-            "caching": (
-                "Snapshot-backed routes carry a weak ETag W/\"snap-<snapshotAt>\" and "
-                "`Cache-Control: public, max-age=0, s-maxage=<cacheTtlSeconds>, stale-while-revalidate=30`; send the ETag back "
-                "in If-None-Match and a 304 (no body) means nothing changed. Errors are `no-store`."
-            ),
-            "polling": (
-                f"A new snapshot lands every 15 minutes. Poll no faster than every {POLL_SECONDS} s and detect new data "
-                "through `meta.snapshotAt` or the ETag; two callers see identical numbers until the next snapshot."
-            ),
-            "cors": "every response carries Access-Control-Allow-Origin: *; browsers may call the API directly",
-            "units": "USD values are JSON numbers; raw on-chain integers larger than 2^53 are decimal strings",
-        },
+        "usage": _usage(first.guide),
         "analytics_api": {
-            "families": [
-                {"name": f.name, "basePath": f.prefix, "version": f.version, "openapi": openapi_path(f), "chainId": f.chain_id}
-                for f in families
-            ],
+            "families": entries,
             "endpoints": [_endpoint(f, route) for f in families for route in f.routes],
         },
     }
@@ -240,6 +227,29 @@ def _param_md(p: dict[str, Any]) -> str:
         bits.append(", 0x + 40 hex")
     bits.append(")")
     return "".join(bits)
+
+
+def _usage_md(usage: dict[str, Any], heading: str) -> list[str]:
+    return [
+        f"{heading}Envelope",
+        "",
+        f"- Success: `{usage['envelope']['success']}`",
+        f"- Failure: `{usage['envelope']['failure']}`",
+        f"- Rule: {usage['envelope']['rule']}.",
+        "",
+        f"{heading}Errors",
+        "",
+        *(f"- {status}: {text}" for status, text in usage["errors"].items() if status != "generic"),
+        "",
+        f"{heading}Caching and ETag",
+        "",
+        usage["caching"],
+        "",
+        f"{heading}Polling",
+        "",
+        usage["polling"],
+        "",
+    ]
 
 
 def render_skill_md(skill: dict[str, Any]) -> str:
@@ -271,24 +281,9 @@ def render_skill_md(skill: dict[str, Any]) -> str:
         f"reference UI {', '.join(f'`{p}`' for p in disc['docs'])}; catalog `{disc['apiCatalog']}`; "
         f"this manifest as JSON `{disc['skill']['json']}`.",
         "",
-        "## Envelope",
-        "",
-        f"- Success: `{usage['envelope']['success']}`",
-        f"- Failure: `{usage['envelope']['failure']}`",
-        f"- Rule: {usage['envelope']['rule']}.",
-        "",
-        "## Errors",
-        "",
-        *(f"- {status}: {text}" for status, text in usage["errors"].items() if status != "generic"),
-        "",
-        "## Caching and ETag",
-        "",
-        usage["caching"],
-        "",
-        "## Polling",
-        "",
-        usage["polling"],
-        "",
+        *_usage_md(usage, "## "),
+        *(line for f in skill["analytics_api"]["families"] if "usage" in f
+          for line in (f"## {f['title']} ({f['basePath']})", "", f["description"], "", *_usage_md(f["usage"], "### "))),
         "## analytics_api",
         "",
         "Every endpoint (generated from the route table, like the OpenAPI document):",

@@ -162,10 +162,7 @@ def build_openapi(family: Family, production_host: str) -> dict[str, Any]:
     description = (
         f"{family.description}\n\n"
         f"Errors answer {family.envelope.failure_text()} with the HTTP status "
-        "of the failure and `Cache-Control: no-store`: 400 for a malformed or out-of-range query (one code per "
-        "parameter, `unknown_parameter` for any other name, a repeated parameter is refused with its own code), "
-        "500 `<route>_query_failed` when the warehouse query fails, 503 `snapshot_unavailable` before the first "
-        f"successful snapshot, and for any path: {generic}."
+        f"of the failure {family.guide.openapi_errors}, and for any path: {generic}."
     )
     tags = sorted({tag for route in family.routes for tag in route.tags})
     return {

@@ -34,6 +34,7 @@ from api.envelope import (
     success_body,
     success_headers,
 )
+from api.guide import STATS_GUIDE, Guide
 from api.snapshots import LATEST_SNAPSHOT, SNAPSHOT_UNAVAILABLE, Snapshot, SnapshotResolver
 from api.sql import QueryBook
 from api.validation import UNKNOWN_PARAMETER, Param, ParamParser, snake
@@ -99,6 +100,7 @@ class Family:
     schemas: dict[str, dict] = field(default_factory=dict)  # OpenAPI components.schemas
     envelope: Envelope = STATS_ENVELOPE  # what `meta` holds, served and published
     rate_limited: bool = False  # per-client token bucket (api/ratelimit.py) in front of every route
+    guide: Guide = STATS_GUIDE  # the family's usage text in the discovery documents
 
     def full_path(self, route: Route) -> str:
         return self.prefix + route.path

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from eth_utils import to_checksum_address
+
 from core.vaults import VaultConfig
 
 VAULT_VIEWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -125,3 +127,11 @@ def read_book(reader: Any, vaults: list[VaultConfig], contracts: dict[str, str])
             symbol, decimals = meta.get(address, (None, None)) if address else (None, None)
             state.tokens[side] = {"address": address, "symbol": symbol, "decimals": decimals}
     return BookState(block, head.timestamp, global_pause, states)
+
+
+def read_balances(reader: Any, vaults: list[VaultConfig], user: str, block: int) -> list[int | None]:
+    """Each vault's `balanceOf(user)` at `block` in one aggregate3 batch (the block of the
+    BookState the answer is built from, so shares, totals and supply are one chain state).
+    A reverted sub-call is None (unknown); a transport failure raises like read_book."""
+    calls = [(v.address, "balanceOf(address)", (to_checksum_address(user),), ("uint256",)) for v in vaults]
+    return reader.multicall(calls, block) if calls else []

@@ -35,6 +35,12 @@ def _priced(state: BookState, vaults: list[VaultState], prices: dict[str, float]
     return all((t.get("address") or "").lower() in prices for v in vaults for t in v.tokens.values())
 
 
+def _partial(state: BookState, vaults: list[VaultState]) -> bool:
+    """An answer built from these vaults is partial only through their own reads and the global
+    pause (part of every vault record): a fault on another vault does not degrade it."""
+    return state.global_pause is None or not all(v.complete for v in vaults)
+
+
 def find_vault(state: BookState, key_or_address: str) -> VaultState:
     if key_or_address.lower().startswith("0x") and not _ADDRESS.fullmatch(key_or_address):
         raise ApiError(400, INVALID_ADDRESS, "an address is 0x followed by exactly 40 hex digits (either case)")
@@ -114,7 +120,8 @@ async def vaults(ctx: RequestContext) -> list[dict[str, Any]]:
         if include:
             record["integration"] = manifest(vault, state, book, with_abi="abi" in include)
         out.append(record)
-    _answered(ctx, state, not _priced(state, chosen, prices))
+    ctx.meta["indexedBlock"] = state.block
+    ctx.meta["degraded"] = _partial(state, chosen) or not _priced(state, chosen, prices)
     return out
 
 
@@ -125,21 +132,23 @@ async def vault(ctx: RequestContext) -> dict[str, Any]:
     prices = await sources.prices(ctx, state)
     record = vault_record(found, state, prices)
     record["integration"] = manifest(found, state, sources.contracts(ctx), with_abi=ctx.params.get("include") == "abi")
-    # one vault's answer is partial only through its own reads, the global pause and its prices
     ctx.meta["indexedBlock"] = state.block
-    ctx.meta["degraded"] = not found.complete or state.global_pause is None or not _priced(state, [found], prices)
+    ctx.meta["degraded"] = _partial(state, [found]) or not _priced(state, [found], prices)
     return record
 
 
 @sources.memoized
 async def vaults_health(ctx: RequestContext) -> list[dict[str, Any]]:
     state = await sources.book(ctx)
-    records = [health_record(v, state) for v in state.vaults if v.config.kind == "cl"]
+    cl = [v for v in state.vaults if v.config.kind == "cl"]
+    records = [health_record(v, state) for v in cl]
     wanted = ctx.params.get("actionable")
-    if wanted is not None:
-        records = [r for r in records if r["actionable"] is wanted]
-    _answered(ctx, state)
-    return records
+    kept = [(v, r) for v, r in zip(cl, records) if wanted is None or r["actionable"] is wanted]
+    # a vault whose actionable is unknown may belong to the filtered list: its absence is partial too
+    dropped_unknown = any(r["actionable"] is None for r in records if wanted is not None)
+    ctx.meta["indexedBlock"] = state.block
+    ctx.meta["degraded"] = _partial(state, [v for v, _ in kept]) or dropped_unknown
+    return [r for _, r in kept]
 
 
 @sources.memoized
@@ -148,11 +157,14 @@ async def gauges(ctx: RequestContext) -> list[dict[str, Any]]:
     with_gauge = [v for v in state.vaults if v.get("gauge") and int(v.get("gauge"), 16) != 0]
     aprs = await sources.latest_rows(ctx, "gauge_aprs", [v.get("gauge") for v in with_gauge])
     wanted = ctx.params.get("alive")
-    out, missing = [], aprs is None
+    # a vault whose gauge() read failed cannot be listed: the list may miss its gauge
+    out, missing = [], aprs is None or any(v.get("gauge") is None for v in state.vaults)
     for v in with_gauge:
         alive = v.get("gaugeAlive")
         if wanted is not None and alive is not wanted:
+            missing |= alive is None  # unknown isAlive may match the filter
             continue
+        missing |= alive is None or v.get("pool") is None
         row = (aprs or {}).get(v.get("gauge").lower())
         missing |= row is None
         out.append({
@@ -163,7 +175,8 @@ async def gauges(ctx: RequestContext) -> list[dict[str, Any]]:
             "apr": None if row is None else {k: row[k] for k in ("emission", "fee", "bribe", "total")},
             "aprSnapshotAt": None if row is None else row["snapshotAt"],
         })
-    _answered(ctx, state, missing)
+    ctx.meta["indexedBlock"] = state.block
+    ctx.meta["degraded"] = missing
     return out
 
 
@@ -179,12 +192,16 @@ async def tokens(ctx: RequestContext) -> list[dict[str, Any]]:
                 continue
             entry = by_address.setdefault(raw["address"].lower(), {**token(raw), "logo": None, "priceUsd": None, "priceSnapshotAt": None, "vaults": []})
             entry["vaults"].append(v.config.key)
-    missing = rows is None
+    # partial: a vault whose token reads failed (the list may miss its tokens), or a listed token
+    # without symbol, decimals or price
+    missing = rows is None or any(not (v.tokens.get(s) or {}).get("address") for v in state.vaults for s in ("token0", "token1"))
     for address, entry in by_address.items():
         row = (rows or {}).get(address)
         if row is not None and row["priceUsd"] is not None:
             entry["priceUsd"], entry["priceSnapshotAt"] = row["priceUsd"], row["snapshotAt"]
         else:
             missing = True
-    _answered(ctx, state, missing)
+        missing |= entry["symbol"] is None or entry["decimals"] is None
+    ctx.meta["indexedBlock"] = state.block
+    ctx.meta["degraded"] = missing
     return sorted(by_address.values(), key=lambda e: (e["symbol"] or "", e["address"]))

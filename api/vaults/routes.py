@@ -3,16 +3,17 @@ headers, error codes and the OpenAPI contract all come from it, like /api/stats.
 
 Every route reads the vault book's on-chain state live (Multicall3, one block per answer,
 memoized per worker) and the latest published stats rows where it shows prices or APRs.
-The history and user-position routes need the vault warehouse tables (vault_hourly,
-vault_daily, vault_events); they join this table when those tables exist.
+The history and user routes also read the vault warehouse tables (vault_hourly, vault_daily,
+vault_events), filled by the vault_history asset.
 """
 from __future__ import annotations
 
 from api.ratelimit import RATE_LIMITED
 from api.routes import ErrorDoc, Family, Route
 from api.schema import ref
+from api.guide import VAULT_GUIDE
 from api.validation import Param
-from api.vaults import handlers
+from api.vaults import handlers, users
 from api.vaults.envelope import VaultEnvelope
 from api.vaults.schemas import SCHEMAS
 from api.vaults.sources import UPSTREAM_ERROR
@@ -20,13 +21,14 @@ from core.chains import STATS_CHAIN_ID
 
 CONTRACT_VERSION = "1.0.0"
 VAULTS_TTL, HEALTH_TTL, GAUGES_TTL, TOKENS_TTL = 15, 10, 60, 60  # spec: server memoization = s-maxage
+HISTORY_TTL, POSITIONS_TTL = 60, 10
 
 COMMON_ERRORS = (
     ErrorDoc(429, RATE_LIMITED, "Too many requests from this client (token bucket, see the API description); retry after Retry-After seconds."),
     ErrorDoc(502, UPSTREAM_ERROR, "The chain RPC did not answer at all; retry with backoff. A partial answer is a 200 with meta.degraded true."),
 )
 NOT_FOUND_DOC = ErrorDoc(404, handlers.NOT_FOUND, "No vault with this configuration key or address.")
-BAD_ADDRESS_DOC = ErrorDoc(400, handlers.INVALID_ADDRESS, "The path starts with 0x but is not 0x followed by exactly 40 hex digits.")
+BAD_ADDRESS_DOC = ErrorDoc(400, handlers.INVALID_ADDRESS, "An address in the path (a wallet, or a vault given as 0x...) is not 0x followed by exactly 40 hex digits.")
 
 KEY_OR_ADDRESS = Param(
     "keyOrAddress",
@@ -35,6 +37,7 @@ KEY_OR_ADDRESS = Param(
     location="path",
     pattern=r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}",
 )
+USER_ADDRESS = Param("address", "address", "The wallet's address in any case", location="path")
 INCLUDE_LIST = Param(
     "include",
     "string",
@@ -78,6 +81,14 @@ ROUTES: tuple[Route, ...] = (
           "The vault's live state and its integration manifest; include=abi adds the full JSON ABIs.",
           params=(KEY_OR_ADDRESS, Param("include", "enum", "abi: add the full JSON ABIs to the manifest", choices=("abi",))),
           errors=(NOT_FOUND_DOC, BAD_ADDRESS_DOC)),
+    route("/vaults/{keyOrAddress}/history", "vault_history", users.vault_history, "A vault's time series for charts", ref("VaultHistory"), HISTORY_TTL,
+          "Hour or UTC-day rows (vault_hourly / vault_daily) for the last `days` days ending at the vault's newest row, "
+          "oldest first: TVL, share price, supply, amounts, harvested USD, APR, deposit and withdrawal counts; the running "
+          "UTC day is partial. Rows come from the hourly history run; unknown USD values stay null.",
+          params=(KEY_OR_ADDRESS,
+                  Param("period", "enum", "Row size: hourly or daily", default="daily", choices=("hourly", "daily")),
+                  Param("days", "integer", "How many days back from the newest row", default=30, minimum=1, maximum=365)),
+          errors=(NOT_FOUND_DOC, BAD_ADDRESS_DOC)),
     route("/gauges", "gauges", handlers.gauges, "The vaults' gauges with APR", array_of("Gauge"), GAUGES_TTL,
           "Each vault's gauge, mapped to the vault wrapping it: isAlive read on chain, the APR breakdown of the latest "
           "published stats snapshot (null, with meta.degraded, when it has none).",
@@ -85,6 +96,18 @@ ROUTES: tuple[Route, ...] = (
     route("/tokens", "tokens", handlers.tokens, "Tokens across the vaults", array_of("TokenRow"), TOKENS_TTL,
           "Every token held by a vault: symbol and decimals read on chain, the USD price of the latest published stats "
           "snapshot (null when unknown), logo (always null: no logo source is configured)."),
+    route("/users/{address}/positions", "user_positions", users.user_positions, "A wallet's active positions and P&L", ref("Portfolio"), POSITIONS_TTL,
+          "Every configured vault where the wallet's live balanceOf at meta.indexedBlock is positive: shares, its share of "
+          "the vault's totals, value at the latest published prices, and P&L = valueUsd + withdrawnUsd - depositedUsd with "
+          "each interaction valued at its own time (indexed deposits and withdrawals). P&L is given only when the indexed "
+          "interactions reconcile with the live balance (pnlComplete); totals.usd and totalPnlUsd are null with "
+          "usdComplete / pnlComplete false when any position's part is unknown. A wallet without positions answers an "
+          "empty list with totals.usd 0 and totalPnlUsd 0 (known to be zero).",
+          params=(USER_ADDRESS,), errors=(BAD_ADDRESS_DOC,), tags=("users",)),
+    route("/users/{address}/vaults/{keyOrAddress}", "user_vault", users.user_vault, "A wallet's position in one vault", ref("UserVault"), POSITIONS_TTL,
+          "The position (as in /users/{address}/positions) plus every indexed deposit and withdrawal, newest first. A "
+          "wallet that never interacted answers zero shares and an empty history.",
+          params=(USER_ADDRESS, KEY_OR_ADDRESS), errors=(NOT_FOUND_DOC, BAD_ADDRESS_DOC), tags=("users",)),
 )
 
 FAMILY = Family(
@@ -96,7 +119,8 @@ FAMILY = Family(
         "Pre-assembled vault data for chain 56: live on-chain vault state read through Multicall3 at one block per "
         "answer (meta.indexedBlock), prices and APRs from the latest published stats snapshot, and an integration "
         "manifest per vault for deposits, zaps and withdrawals. GET and OPTIONS only, open CORS. Answers are memoized "
-        "server-side for their s-maxage (vaults 15 s, health 10 s, gauges and tokens 60 s). Rate limit: best-effort "
+        "server-side for their s-maxage (vaults 15 s, health 10 s, gauges, tokens and history 60 s, user positions 10 s). "
+        "History and user P&L come from the warehouse's indexed vault events and hour/day rows. Rate limit: best-effort "
         "token bucket per client address and worker, burst VAULT_API_RATE_BURST (default 60) then "
         "VAULT_API_RATE_PER_SECOND (default 20) per second; past it 429 `rate_limited` with Retry-After. "
         "502 `upstream_error` when the chain RPC fails entirely; a partial upstream answers 200 with meta.degraded "
@@ -107,4 +131,5 @@ FAMILY = Family(
     schemas=SCHEMAS,
     envelope=VaultEnvelope(STATS_CHAIN_ID),
     rate_limited=True,
+    guide=VAULT_GUIDE,
 )

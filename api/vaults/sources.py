@@ -12,7 +12,7 @@ import httpx
 
 from api.envelope import ApiError
 from api.routes import RequestContext
-from api.vaults.chain import BookState, read_book
+from api.vaults.chain import BookState, read_balances, read_book
 from api.vaults.memo import Memo
 from core.vaults import vault_contracts, vaults_for
 
@@ -74,6 +74,27 @@ async def prices(ctx: RequestContext, state: BookState) -> dict[str, float]:
     addresses = [t["address"] for v in state.vaults for t in v.tokens.values() if t.get("address")]
     rows = await latest_rows(ctx, "token_prices", addresses) or {}
     return {a: r["priceUsd"] for a, r in rows.items() if r["priceUsd"] is not None}
+
+
+async def balances(ctx: RequestContext, state: BookState, user: str) -> list[int | None]:
+    """`balanceOf(user)` of every vault of `state` at state.block (None: the read reverted)."""
+    reader, configs = _reader(ctx), [v.config for v in state.vaults]
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(None, read_balances, reader, configs, user, state.block)
+    except Exception as exc:  # noqa: BLE001 - any chain failure is this family's documented 502
+        log.warning("vault balances read failed: %s: %s", type(exc).__name__, str(exc)[:300])
+        raise ApiError(502, UPSTREAM_ERROR, "the chain RPC did not answer; retry with backoff") from exc
+
+
+async def user_events(ctx: RequestContext, user: str, vaults: list[str], block: int) -> list[dict[str, Any]] | None:
+    """The wallet's deposits and withdrawals in `vaults` up to `block`, newest first; None when
+    the warehouse failed (the P&L is then unknown, the answer degraded)."""
+    try:
+        return await ctx.rows("user_events", user=user.lower(), vaults=sorted(a.lower() for a in vaults), block=block)
+    except Exception as exc:  # noqa: BLE001 - a warehouse failure degrades the answer, values become null
+        log.warning("vault API: user_events failed: %s", type(exc).__name__)
+        return None
 
 
 def memoized(handler: Callable[[RequestContext], Awaitable[Any]]) -> Callable[[RequestContext], Awaitable[Any]]:

@@ -164,3 +164,13 @@ def test_preflight_and_unknown_path(api):
     assert "GET" in r.headers["access-control-allow-methods"]
     r = api.get("/no-such-route")
     assert r.status_code == 404 and r.json()["meta"]["apiVersion"] == "v1"
+
+
+def test_served_discovery_documents_describe_the_vault_family(api):
+    skill = api.client.get(api.server.url + "/skill.json").json()
+    assert "indexedBlock" in skill["usage"]["envelope"]["success"] and "502" in skill["usage"]["errors"]
+    paths = {ep["path"] for ep in skill["analytics_api"]["endpoints"]}
+    assert paths == set(api.client.get(api.server.url + "/api/v1/openapi.json").json()["paths"])
+    assert {"/api/v1/vaults/{keyOrAddress}/history", "/api/v1/users/{address}/positions"} <= paths
+    text = api.client.get(api.server.url + "/skill.md").text
+    assert "snapshot_unavailable" not in text and "upstream_error" in text

@@ -32,9 +32,24 @@ def test_vault_fault_gives_nulls_and_degraded(start_api, contract, http, devnet)
         assert detail["data"]["integration"]["state"]["isCalm"] is None
         assert detail["data"]["integration"]["state"]["depositsAvailable"] is None
         assert api.get("/vaults/cl-wbnb-usdt").json()["meta"]["degraded"] is False
+        # list routes: degraded from the records they return (or may be missing), like /vaults/{k}
+        assert api.get("/vaults", params={"kind": "v2"}).json()["meta"]["degraded"] is False
+        assert api.get("/vaults", params={"kind": "cl"}).json()["meta"]["degraded"] is True
+        health = api.get("/vaults/health").json()
+        assert health["meta"]["degraded"] is True and FAULTY in [h["key"] for h in health["data"]]
+        for value in ("true", "false"):  # the faulty vault's actionable is unknown: it may belong to either list
+            assert api.get("/vaults/health", params={"actionable": value}).json()["meta"]["degraded"] is True
+        assert api.get("/tokens").json()["meta"]["degraded"] is True  # the faulty vault's tokens are unknown
         assert api.get("/health").json()["data"]["sources"]["onchain"]["status"] == "degraded"
     finally:
         devnet.fault("ok")
+
+
+def test_list_routes_not_degraded_without_faults(api):
+    for path in ("/vaults", "/vaults/health", "/tokens"):
+        assert api.get(path).json()["meta"]["degraded"] is False, path
+    for value in ("true", "false"):
+        assert api.get("/vaults/health", params={"actionable": value}).json()["meta"]["degraded"] is False
 
 
 def test_rpc_down_is_502(start_api, contract, http, settings):

@@ -1,0 +1,71 @@
+"""A vault API whose warehouse was filled by the real pipeline: its own devnet (3 days of
+history, manual clock at 2.5 days so day and hour windows have real rows on both sides), its own
+database on the session's warehouse server, `orchestration.backfill.backfill` through Dagster
+(history: vault_hourly, vault_daily, vault_events; the last hour of snapshots: published
+token prices), then an API server on that database and devnet."""
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+
+from conftest import Api
+from core.config import ChainEndpoints
+from core.epochs import DAY
+
+SEED = 91
+HISTORY_DAYS = 3
+DATABASE = "vault_users_test"
+
+
+@dataclass
+class UsersStack:
+    api: Api
+    devnet: Any  # DevnetServer
+    settings: Any
+    start: Any  # start_api with this stack's overrides
+
+    def truth(self, path: str, **params: Any) -> dict:
+        r = httpx.get(f"{self.devnet.url}/chains/56/truth/{path}", params=params, timeout=30)
+        r.raise_for_status()
+        return r.json()
+
+    def advance(self, seconds: int) -> None:
+        httpx.post(f"{self.devnet.url}/control/clock", json={"advanceSeconds": seconds}, timeout=10).raise_for_status()
+
+    def fresh_api(self) -> Api:
+        """A new server: nothing memoized (the chain is read again at the new head)."""
+        return Api(self.start(), self.api.contract, self.api.client)
+
+
+@pytest.fixture(scope="module")
+def users_stack(settings, start_api, contract, http, tmp_path_factory):
+    from devnet.server import DevnetServer
+    from orchestration.backfill import backfill
+    from warehouse.migrate import migrate
+
+    today = int(time.time()) // DAY * DAY
+    genesis = today - HISTORY_DAYS * DAY
+    # 2.5 days in, 7 minutes past a 15-minute boundary (that boundary's block is final); before
+    # the wall clock, so Dagster's partitions already cover it
+    now = genesis + 2 * DAY + DAY // 2 + 7 * 60
+    devnet = DevnetServer(seed=SEED, history_days=HISTORY_DAYS, genesis_ts=genesis, now=now, manual_clock=True).start()
+    home = tmp_path_factory.mktemp("vault-users-dagster")
+    (home / "dagster.yaml").write_text("telemetry:\n  enabled: false\n")
+    chains = {**settings.chains, 56: ChainEndpoints(56, devnet.subgraph_url(), devnet.rpc_url())}
+    own = dataclasses.replace(settings, clickhouse_database=DATABASE, dagster_home=home, chains=chains)
+    try:
+        migrate(own)
+        summary = backfill(own, snapshot_hours=1, progress=None)
+        assert summary["published"] and summary["history_days"] >= 3
+
+        def start() -> Any:
+            return start_api(clickhouse_database=DATABASE, chains=chains)
+
+        yield UsersStack(Api(start(), contract, http), devnet, own, start)
+    finally:
+        devnet.stop()
