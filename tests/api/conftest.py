@@ -26,6 +26,7 @@ import httpx
 import pytest
 
 from api.contract_check import ContractChecker
+from api_settings import ANALYST_PASSWORD, ANALYST_USER, WRITER_PASSWORD, WRITER_USER, settings_for
 from api.testing import ApiServer
 from governance_seed import seed_governance
 from market_seed import seed_market_minimal
@@ -35,8 +36,6 @@ from core.processes import Service, cli, free_port
 from warehouse.client import get_client
 from warehouse.migrate import migrate
 
-ANALYST_USER, ANALYST_PASSWORD = "analyst", "analyst-secret"
-WRITER_USER, WRITER_PASSWORD = "writer", "writer-secret"
 
 PROTOCOL_COLUMNS = [
     "chain_id", "snapshot_at", "block_number", "block_timestamp", "tvl_usd", "tvl_v2_usd", "tvl_cl_usd",
@@ -102,24 +101,6 @@ def warehouse(tmp_path_factory):
         yield wh
     finally:
         wh.stop()
-
-
-def settings_for(url: str, database: str, data_dir: Path) -> Settings:
-    """Settings naming everything the API reads explicitly (the caller's environment cannot leak in)."""
-    return dataclasses.replace(
-        Settings.from_env(),
-        data_dir=data_dir,
-        clickhouse_url=url,
-        clickhouse_user=WRITER_USER,
-        clickhouse_password=WRITER_PASSWORD,
-        clickhouse_database=database,
-        analyst_user=ANALYST_USER,
-        analyst_password=ANALYST_PASSWORD,
-        stale_after_minutes=45,
-        response_cache_entries=1024,
-        production_host="https://api.example.org",
-        api_workers=1,
-    )
 
 
 # ------------------------------------------------------------------------------ crafted data

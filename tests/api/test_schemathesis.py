@@ -35,7 +35,7 @@ from schemathesis.specs.openapi.checks import (
 from api.cron import CRON_PATH
 from api.openapi import build_openapi
 from api.stats.routes import FAMILY
-from conftest import settings_for
+from api_settings import settings_for
 
 MAX_EXAMPLES = 30  # fuzzing cases per operation; the coverage phase adds its own deterministic ones
 PRODUCTION_HOST = settings_for("http://unused", "unused", None).production_host  # what the test servers publish

@@ -25,11 +25,10 @@ from core.epochs import DAY, HOUR, QUARTER_HOUR
 from core.processes import Service, cli, free_port
 from warehouse.client import get_client
 from warehouse.migrate import migrate
+from vault_suite import UNPRICED_GAUGE_VAULT, Api
 
 SEED = 56
 HISTORY_DAYS = 2
-PAUSED_VAULT = "cl-btcb-wbnb"
-UNPRICED_GAUGE_VAULT = "v2-core-wbnb"  # its gauge has no APR row: /gauges answers null + degraded
 RUN_COLUMNS = ["chain_id", "snapshot_at", "run_id", "status", "block_number", "block_timestamp", "started_at",
                "finished_at", "rows_written", "sources", "error"]
 TOKEN_COLUMNS = ["chain_id", "snapshot_at", "token_address", "symbol", "name", "decimals", "price_usd", "derived_eth", "tvl_usd"]
@@ -46,19 +45,6 @@ def ts(unix: int) -> datetime:
 class Seeded:
     prices: dict[str, float]  # lower-case token address -> USD
     aprs: dict[str, float]  # lower-case gauge address -> total APR
-
-
-class Api:
-    def __init__(self, server: ApiServer, contract: ContractChecker, client: httpx.Client):
-        self.server, self.contract, self.client = server, contract, client
-
-    def request(self, method: str, path: str, **kw: Any) -> httpx.Response:
-        r = self.client.request(method, self.server.url + "/api/v1" + path, **kw)
-        self.contract.check(r)
-        return r
-
-    def get(self, path: str, **kw: Any) -> httpx.Response:
-        return self.request("GET", path, **kw)
 
 
 @dataclass

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from eth_utils import is_checksum_address
 
-from conftest import PAUSED_VAULT, UNPRICED_GAUGE_VAULT
+from vault_suite import PAUSED_VAULT, UNPRICED_GAUGE_VAULT
 
 
 def test_meta_envelope_and_counts(api, devnet, seeded):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from conftest import Api
+from vault_suite import Api
 from core.config import ChainEndpoints
 from core.processes import free_port
 

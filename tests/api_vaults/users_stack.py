@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from conftest import Api
+from vault_suite import Api
 from core.config import ChainEndpoints
 from core.epochs import DAY
 
@@ -43,7 +43,7 @@ class UsersStack:
 
 
 @pytest.fixture(scope="module")
-def users_stack(settings, start_api, contract, http, tmp_path_factory):
+def users_stack(request, settings, start_api, contract, http, tmp_path_factory):
     from devnet.server import DevnetServer
     from orchestration.backfill import backfill
     from warehouse.migrate import migrate
@@ -54,17 +54,18 @@ def users_stack(settings, start_api, contract, http, tmp_path_factory):
     # the wall clock, so Dagster's partitions already cover it
     now = genesis + 2 * DAY + DAY // 2 + 7 * 60
     devnet = DevnetServer(seed=SEED, history_days=HISTORY_DAYS, genesis_ts=genesis, now=now, manual_clock=True).start()
+    database = f"{DATABASE}_{request.module.__name__}"  # each module that uses the stack has its own
     home = tmp_path_factory.mktemp("vault-users-dagster")
     (home / "dagster.yaml").write_text("telemetry:\n  enabled: false\n")
     chains = {**settings.chains, 56: ChainEndpoints(56, devnet.subgraph_url(), devnet.rpc_url())}
-    own = dataclasses.replace(settings, clickhouse_database=DATABASE, dagster_home=home, chains=chains)
+    own = dataclasses.replace(settings, clickhouse_database=database, dagster_home=home, chains=chains)
     try:
         migrate(own)
         summary = backfill(own, snapshot_hours=1, progress=None)
         assert summary["published"] and summary["history_days"] >= 3
 
         def start() -> Any:
-            return start_api(clickhouse_database=DATABASE, chains=chains)
+            return start_api(clickhouse_database=database, chains=chains)
 
         yield UsersStack(Api(start(), contract, http), devnet, own, start)
     finally:
