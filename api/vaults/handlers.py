@@ -2,6 +2,7 @@
 route needs them, the latest published stats rows; sets meta.indexedBlock and meta.degraded."""
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
@@ -23,6 +24,8 @@ STATUSES = {
 }
 SUBGRAPH_MAX_LAG_BLOCKS = 100
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
+
+log = logging.getLogger("api")
 
 
 def _answered(ctx: RequestContext, state: BookState, degraded: bool = False) -> None:
@@ -153,24 +156,32 @@ async def vaults_health(ctx: RequestContext) -> list[dict[str, Any]]:
 
 @sources.memoized
 async def gauges(ctx: RequestContext) -> list[dict[str, Any]]:
+    """Every gauge of the latest published stats snapshot, each mapped to the vault wrapping it
+    (null when none); a vault's gauge missing from the snapshot is listed with null APR."""
     state = await sources.book(ctx)
-    with_gauge = [v for v in state.vaults if v.get("gauge") and int(v.get("gauge"), 16) != 0]
-    aprs = await sources.latest_rows(ctx, "gauge_aprs", [v.get("gauge") for v in with_gauge])
+    try:
+        rows = {r["address"]: r for r in await ctx.rows("gauge_aprs")}
+    except Exception as exc:  # noqa: BLE001 - a warehouse failure degrades the answer to the vaults' gauges
+        log.warning("vault API: gauge_aprs failed: %s", type(exc).__name__)
+        rows = None
+    wrapped = {v.get("gauge").lower(): v for v in state.vaults if v.get("gauge") and int(v.get("gauge"), 16) != 0}
+    # a vault whose gauge() read failed, or no stats rows at all: the list may miss gauges
+    missing = rows is None or any(v.get("gauge") is None for v in state.vaults)
     wanted = ctx.params.get("alive")
-    # a vault whose gauge() read failed cannot be listed: the list may miss its gauge
-    out, missing = [], aprs is None or any(v.get("gauge") is None for v in state.vaults)
-    for v in with_gauge:
-        alive = v.get("gaugeAlive")
+    out = []
+    for address in sorted(set(rows or {}) | set(wrapped)):
+        row, vault = (rows or {}).get(address), wrapped.get(address)
+        alive = vault.get("gaugeAlive") if vault is not None else row["isAlive"]
         if wanted is not None and alive is not wanted:
             missing |= alive is None  # unknown isAlive may match the filter
             continue
-        missing |= alive is None or v.get("pool") is None
-        row = (aprs or {}).get(v.get("gauge").lower())
-        missing |= row is None
+        pool = vault.get("pool") if vault is not None else row["pool"]
+        missing |= alive is None or pool is None or row is None
         out.append({
-            "address": checksum(v.get("gauge")),
-            "pool": checksum(v.get("pool")),
-            "vault": {"key": v.config.key, "address": checksum(v.config.address), "kind": v.config.kind},
+            "address": checksum(address),
+            "pool": checksum(pool),
+            "vault": None if vault is None else {"key": vault.config.key, "address": checksum(vault.config.address),
+                                                 "kind": vault.config.kind},
             "isAlive": alive,
             "apr": None if row is None else {k: row[k] for k in ("emission", "fee", "bribe", "total")},
             "aprSnapshotAt": None if row is None else row["snapshotAt"],

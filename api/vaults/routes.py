@@ -89,9 +89,10 @@ ROUTES: tuple[Route, ...] = (
                   Param("period", "enum", "Row size: hourly or daily", default="daily", choices=("hourly", "daily")),
                   Param("days", "integer", "How many days back from the newest row", default=30, minimum=1, maximum=365)),
           errors=(NOT_FOUND_DOC, BAD_ADDRESS_DOC)),
-    route("/gauges", "gauges", handlers.gauges, "The vaults' gauges with APR", array_of("Gauge"), GAUGES_TTL,
-          "Each vault's gauge, mapped to the vault wrapping it: isAlive read on chain, the APR breakdown of the latest "
-          "published stats snapshot (null, with meta.degraded, when it has none).",
+    route("/gauges", "gauges", handlers.gauges, "Every gauge with APR, mapped to its vault", array_of("Gauge"), GAUGES_TTL,
+          "Every gauge of the latest published stats snapshot with its APR breakdown, mapped to the configured vault "
+          "wrapping it (vault null when none); a vault's gauge is always listed, with isAlive read on chain and a null "
+          "APR (and meta.degraded) when the snapshot has no row for it.",
           params=(Param("alive", "boolean", "Keep only gauges whose isAlive has this value"),)),
     route("/tokens", "tokens", handlers.tokens, "Tokens across the vaults", array_of("TokenRow"), TOKENS_TTL,
           "Every token held by a vault: symbol and decimals read on chain, the USD price of the latest published stats "

@@ -172,8 +172,12 @@ GAUGE = obj(
     {
         "address": CHECKSUM,
         "pool": CHECKSUM_OR_NULL,
-        "vault": obj({"key": {"type": "string"}, "address": CHECKSUM, "kind": KIND}),
-        "isAlive": nullable("boolean", "Voter.isAlive(gauge) at meta.indexedBlock"),
+        "vault": {
+            "oneOf": [obj({"key": {"type": "string"}, "address": CHECKSUM, "kind": KIND}), {"type": "null"}],
+            "description": "the configured vault whose gauge this is; null when no vault wraps it",
+        },
+        "isAlive": nullable("boolean", "Voter.isAlive(gauge): at meta.indexedBlock for a vault's gauge, "
+                            "else at the stats snapshot (aprSnapshotAt)"),
         "apr": {
             "oneOf": [obj({k: nullable("number") for k in ("emission", "fee", "bribe", "total")}), {"type": "null"}],
             "description": "APR breakdown (fractions per year) of the latest published stats snapshot; null when it has no row",

@@ -25,7 +25,7 @@ from core.epochs import DAY, HOUR, QUARTER_HOUR
 from core.processes import Service, cli, free_port
 from warehouse.client import get_client
 from warehouse.migrate import migrate
-from vault_suite import UNPRICED_GAUGE_VAULT, Api
+from vault_suite import UNPRICED_GAUGE_VAULT, UNWRAPPED_GAUGE, Api
 
 SEED = 56
 HISTORY_DAYS = 2
@@ -115,7 +115,7 @@ def settings(warehouse, devnet) -> Settings:
 @pytest.fixture(scope="session")
 def seeded(settings, devnet) -> Seeded:
     """One published stats snapshot: a price for every vault token, an APR for every vault gauge
-    but one."""
+    but one, and a killed gauge no vault wraps."""
     truth = devnet.truth()
     latest = int(time.time()) // QUARTER_HOUR * QUARTER_HOUR
     at = ts(latest)
@@ -129,6 +129,8 @@ def seeded(settings, devnet) -> Seeded:
         client.insert("token_snap15m", [[56, at, a, "T", "T", 18, p, None, None] for a, p in prices.items()], column_names=TOKEN_COLUMNS)
         rows = [[56, at, g, gauges[g]["pool"].lower(), True, at, None, None, None, None, apr / 2, apr / 4, apr / 4, apr, None, None]
                 for g, apr in aprs.items()]
+        aprs[UNWRAPPED_GAUGE] = 0.05
+        rows.append([56, at, UNWRAPPED_GAUGE, "0x" + "cd" * 20, False, at, None, None, None, None, 0.05, 0.0, 0.0, 0.05, None, None])
         client.insert("gauge_snap15m", rows, column_names=GAUGE_COLUMNS)
     finally:
         client.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from eth_utils import is_checksum_address
 
-from vault_suite import PAUSED_VAULT, UNPRICED_GAUGE_VAULT
+from vault_suite import PAUSED_VAULT, UNPRICED_GAUGE_VAULT, UNWRAPPED_GAUGE
 
 
 def test_meta_envelope_and_counts(api, devnet, seeded):
@@ -121,17 +121,24 @@ def test_vaults_health(api, devnet):
 def test_gauges(api, devnet, seeded):
     body = api.get("/gauges").json()
     truth = {v["key"]: v for v in devnet.truth(body["meta"]["indexedBlock"])["vaults"]}
-    assert body["meta"]["degraded"] is True  # one gauge has no APR row in the published snapshot
-    by_vault = {g["vault"]["key"]: g for g in body["data"]}
-    assert set(by_vault) == {k for k, v in truth.items() if v["gauge"]}
-    for key, g in by_vault.items():
-        assert g["address"].lower() == truth[key]["gauge"].lower() and is_checksum_address(g["address"])
-        if key == UNPRICED_GAUGE_VAULT:
+    assert body["meta"]["degraded"] is True  # one vault's gauge has no APR row in the published snapshot
+    gauges = {g["address"].lower(): g for g in body["data"]}
+    vault_gauges = {v["gauge"].lower(): k for k, v in truth.items() if v["gauge"]}
+    assert set(gauges) == set(seeded.aprs) | set(vault_gauges)  # every gauge, wrapped or not
+    for address, g in gauges.items():
+        assert is_checksum_address(g["address"])
+        if address not in vault_gauges:
+            assert g["vault"] is None and g["isAlive"] is False and g["apr"]["total"] == seeded.aprs[address]
+            continue
+        assert g["vault"]["key"] == vault_gauges[address]
+        if g["vault"]["key"] == UNPRICED_GAUGE_VAULT:
             assert g["apr"] is None and g["aprSnapshotAt"] is None
         else:
-            assert g["apr"]["total"] == pytest.approx(seeded.aprs[g["address"].lower()])
+            assert g["apr"]["total"] == pytest.approx(seeded.aprs[address])
+    assert UNWRAPPED_GAUGE in gauges
     alive = api.get("/gauges", params={"alive": "true"}).json()["data"]
-    assert all(g["isAlive"] is True for g in alive)
+    assert alive and all(g["isAlive"] is True for g in alive)
+    assert UNWRAPPED_GAUGE not in {g["address"].lower() for g in alive}
     assert api.get("/gauges").headers["cache-control"].startswith("public, max-age=0, s-maxage=60,")
 
 

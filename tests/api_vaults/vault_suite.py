@@ -11,6 +11,7 @@ from api.testing import ApiServer
 
 PAUSED_VAULT = "cl-btcb-wbnb"
 UNPRICED_GAUGE_VAULT = "v2-core-wbnb"  # its gauge has no APR row: /gauges answers null + degraded
+UNWRAPPED_GAUGE = "0x" + "ab" * 20  # a killed gauge in the stats snapshot that no vault wraps
 
 
 class Api:

@@ -1,6 +1,6 @@
--- /api/v1/gauges: the latest successful snapshot's APR breakdown of the given gauges.
--- Parameters: {chain_id:UInt32}, {addresses:Array(String)} (lower-case gauge addresses)
--- APRs are fractions per year; null when the stats job could not value an input.
+-- /api/v1/gauges: every gauge of the latest successful stats snapshot with its pool, isAlive and
+-- APR breakdown (fractions per year; null when the stats job could not value an input).
+-- Parameters: {chain_id:UInt32}
 WITH latest AS
 (
     SELECT max(snapshot_at) AS at
@@ -9,6 +9,8 @@ WITH latest AS
 )
 SELECT
     lower(gauge_address) AS address,
+    lower(pool_address)  AS pool,
+    is_alive             AS isAlive,
     emission_apr         AS emission,
     fee_apr              AS fee,
     bribe_apr            AS bribe,
@@ -17,4 +19,4 @@ SELECT
 FROM gauge_snap15m FINAL
 WHERE chain_id = {chain_id:UInt32}
   AND snapshot_at = (SELECT at FROM latest)
-  AND lower(gauge_address) IN {addresses:Array(String)}
+ORDER BY address
