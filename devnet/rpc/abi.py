@@ -1,6 +1,7 @@
 """Method registry: Solidity signatures -> 4-byte selectors, ABI decoding/encoding via eth_abi."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable
 
 from eth_abi import decode, encode
@@ -38,6 +39,13 @@ def _split_types(inner: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=4096)
+def _decode(types: tuple[str, ...], data: bytes) -> tuple:
+    """eth_abi's decode, memoized: readers send the same calldata at every block (a Multicall3
+    batch differs only in its block tag), and the decoded values are immutable."""
+    return decode(types, data)
+
+
 class Method:
     __slots__ = ("signature", "selector", "inputs", "outputs", "fn")
 
@@ -45,13 +53,13 @@ class Method:
         self.signature = signature
         self.selector = keccak(text=signature)[:4]
         name, _, rest = signature.partition("(")
-        self.inputs = _split_types(rest[:-1])
+        self.inputs = tuple(_split_types(rest[:-1]))
         self.outputs = outputs
         self.fn = fn
 
     def call(self, contract, ctx, data: bytes) -> bytes:
         try:
-            args = decode(self.inputs, data) if self.inputs else ()
+            args = _decode(self.inputs, data) if self.inputs else ()
         except Exception:
             raise Revert() from None
         result = self.fn(contract, ctx, *args)

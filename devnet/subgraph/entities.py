@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
+from collections import OrderedDict
 
-from core.epochs import DAY, HOUR, epoch_start
+from core.epochs import DAY, HOUR, epoch_start, hour_start
 from devnet.amm.cl import Q96
 from devnet.subgraph.schema import Units
 from devnet.subgraph.store import EventStore
@@ -25,7 +26,7 @@ class Context:
     def state(self, entity: str) -> dict[str, dict]:
         rows = self._state.get(entity)
         if rows is None:
-            rows = self._state[entity] = STATE_BUILDERS[entity](self)
+            rows = self._state[entity] = self.svc.states.get(entity, self)
         return rows
 
     def entity(self, entity: str, rid: str | None) -> dict | None:
@@ -34,6 +35,36 @@ class Context:
         if entity in STATE_BUILDERS:
             return self.state(entity).get(rid)
         return self.svc.stores[entity].get(rid, self)
+
+
+class StateCache:
+    """State entity rows by (entity, block), shared by requests (bounded LRU, by row count).
+
+    The snapshot readers ask for the same collections at the same block many times (pools alone
+    back a dozen queries and nested references per snapshot). Only blocks before the current
+    hour are kept: the simulation generates whole hours ahead, so everything up to the end of
+    the hour before the clock's is final, while the newest hour is still being filled in. The
+    cached rows are shared, so nothing may mutate them (nothing does: views copy)."""
+
+    def __init__(self, max_rows: int = 100_000):
+        self.max_rows = max_rows
+        self.rows = 0
+        self.items: OrderedDict[tuple[str, int], dict[str, dict]] = OrderedDict()
+
+    def get(self, entity: str, ctx: Context) -> dict[str, dict]:
+        if ctx.ts >= hour_start(ctx.sim.now()):
+            return STATE_BUILDERS[entity](ctx)
+        key = (entity, ctx.block)
+        rows = self.items.get(key)
+        if rows is not None:
+            self.items.move_to_end(key)
+            return rows
+        rows = self.items[key] = STATE_BUILDERS[entity](ctx)
+        self.rows += len(rows) + 1
+        while self.rows > self.max_rows and len(self.items) > 1:
+            _key, old = self.items.popitem(last=False)
+            self.rows -= len(old) + 1
+        return rows
 
 
 # -- state entities ------------------------------------------------------------------------------
@@ -295,6 +326,9 @@ def build_stores(sim) -> dict[str, EventStore]:
     gov = sim.gov
     ts_key = lambda r: r["timestamp"]  # noqa: E731
     id_key = lambda r: r["id"]  # noqa: E731
+    # votes and bribes are read one epoch at a time (`where: {epoch: ...}` in id order): indexing
+    # them by epoch spares a walk over every vote or bribe of the history per page
+    epoch_key = lambda r: r["epoch"]  # noqa: E731
     return {
         **vault_stores(sim),
         "Swap": EventStore("Swap", lambda: sim.swaps, lambda s: s.ts, lambda s: s.id,
@@ -307,10 +341,11 @@ def build_stores(sim) -> dict[str, EventStore]:
                                     id_key, {"token": lambda r: r["token"]}, _token_hour_view,
                                     ("periodStartUnix",), HOUR),
         "Vote": EventStore("Vote", lambda: gov.votes, ts_key, id_key,
-                           {"veNFT": lambda r: r["veNFT"], "pool": lambda r: r["pool"]},
+                           {"veNFT": lambda r: r["veNFT"], "pool": lambda r: r["pool"], "epoch": epoch_key},
                            _with_units("weight", lambda ctx, r: 18), ("timestamp", "blockNumber")),
         "Bribe": EventStore("Bribe", lambda: gov.bribes, ts_key, id_key,
-                            {"gauge": lambda r: r["gauge"], "pool": lambda r: r["pool"], "token": lambda r: r["token"]},
+                            {"gauge": lambda r: r["gauge"], "pool": lambda r: r["pool"], "token": lambda r: r["token"],
+                             "epoch": epoch_key},
                             _with_units("amount", _token_decimals), ("timestamp", "blockNumber")),
         "Claim": EventStore("Claim", lambda: gov.claims, ts_key, id_key,
                             {"veNFT": lambda r: r["veNFT"], "gauge": lambda r: r["gauge"], "token": lambda r: r["token"]},

@@ -26,14 +26,14 @@ from graphql import (
 )
 from graphql.execution.collect_fields import collect_fields, collect_sub_fields
 from graphql.execution.values import get_argument_values, get_variable_values
-from graphql.language import FragmentDefinitionNode, OperationDefinitionNode
+from graphql.language import FragmentDefinitionNode, OperationDefinitionNode, TokenKind
 
 from graphql.type import GraphQLList as _List, GraphQLNonNull as _NonNull
 from graphql.utilities import type_from_ast
 from graphql.validation import ValidationRule, VariablesInAllowedPositionRule, specified_rules
 
 from devnet.addresses import block_number_from_hash
-from devnet.subgraph.entities import STATE_BUILDERS, Context, build_stores
+from devnet.subgraph.entities import STATE_BUILDERS, Context, StateCache, build_stores
 from devnet.subgraph.schema import ENTITIES, QUERY_FIELDS, SCHEMA, format_decimal
 from devnet.subgraph.store import Predicate, QueryError, page_rows
 
@@ -106,10 +106,43 @@ class _LenientVariablesInAllowedPosition(ValidationRule):
 RULES = [r for r in specified_rules if r is not VariablesInAllowedPositionRule] + [_LenientVariablesInAllowedPosition]
 
 
+_INT32 = range(-(1 << 31), 1 << 31)
+
+
+def _shape(doc) -> tuple | None:
+    """What validation can see of a parsed query, with its 32-bit Int literals abstracted.
+
+    Readers inline block numbers and epochs, so nearly every query text is new while its shape
+    repeats. Validation depends on such a literal only through its kind, its 32-bit range (Int)
+    and its equality with other literals (OverlappingFieldsCanBeMerged compares arguments), so
+    each Int literal in range becomes the index of its first distinct value; every other token
+    is kept as is (string literals can be invalid BigInt/BigDecimal values)."""
+    if doc.loc is None:
+        return None
+    out: list = []
+    ints: dict[str, int] = {}
+    tok = doc.loc.start_token
+    while tok is not None:
+        if tok.kind is TokenKind.INT and int(tok.value) in _INT32:
+            out.append(ints.setdefault(tok.value, len(ints)))
+        elif tok.kind is not TokenKind.COMMENT:
+            out.append((tok.kind, tok.value))
+        tok = tok.next
+    return tuple(out)
+
+
 class _DocCache:
-    def __init__(self, size: int = 512):
+    """Parsed and validated documents by query text (LRU), and the shapes known valid (LRU).
+
+    A text whose shape already validated cleanly skips validation (the dominant cost of a
+    query). Only successes are shared: errors carry the text's own locations and values, so a
+    failing text is always validated by itself."""
+
+    def __init__(self, size: int = 512, shapes: int = 512):
         self.size = size
         self.items: OrderedDict[str, tuple] = OrderedDict()
+        self.shapes_size = shapes
+        self.valid_shapes: OrderedDict[tuple, None] = OrderedDict()
 
     def get(self, query: str):
         hit = self.items.get(query)
@@ -121,12 +154,23 @@ class _DocCache:
         except GraphQLError as exc:
             hit = (None, [exc])
         else:
-            errors = validate(SCHEMA, doc, RULES)
-            hit = (doc, errors)
+            hit = (doc, self._validate(doc))
         self.items[query] = hit
         if len(self.items) > self.size:
             self.items.popitem(last=False)
         return hit
+
+    def _validate(self, doc) -> list:
+        shape = _shape(doc)
+        if shape is not None and shape in self.valid_shapes:
+            self.valid_shapes.move_to_end(shape)
+            return []
+        errors = validate(SCHEMA, doc, RULES)
+        if not errors and shape is not None:
+            self.valid_shapes[shape] = None
+            if len(self.valid_shapes) > self.shapes_size:
+                self.valid_shapes.popitem(last=False)
+        return errors
 
 
 def _err(message: str, **extra) -> dict:
@@ -141,6 +185,7 @@ class SubgraphService:
         self.stores = build_stores(sim)
         self.deployment = _deployment_id(sim.chain_id, sim.seed)
         self._docs = _DocCache()
+        self.states = StateCache()
 
     # -- public --------------------------------------------------------------------------------
     def warm(self) -> None:

@@ -253,7 +253,7 @@ class EventStore:
                     merged.extend(self.ref_index[field].get(val, []))
                 merged.sort()
                 subset = merged
-                ref_field, ref_value = field, "|".join(sorted(vin))
+                ref_field, ref_value = field, frozenset(vin)  # any hashable key for _subset_ids
                 break
 
         # time bounds (inclusive) from the time-field filters and the block
