@@ -46,6 +46,9 @@ class Stack:
         ensure_instance_dir(s)
         os.environ["DAGSTER_HOME"] = str(s.dagster_home)
         backfill(s, days=backfill_days)
+        # A long first backfill lets boundaries pass meanwhile, and the schedule only takes the newest
+        # one: a second pass fills them (it skips everything already published, so it is quick).
+        backfill(s, days=backfill_days)
 
         bin_dir = Path(sys.executable).parent
         workspace = str(REPO_ROOT / "workspace.yaml")
