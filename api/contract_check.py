@@ -67,8 +67,6 @@ class ContractChecker:
 
     def check(self, response: httpx.Response) -> None:
         request = response.request
-        if request.method == "OPTIONS":
-            return
         documented = self.response_doc(request.method, request.url.path, response.status_code)
         content = documented.get("content")
         if content is None:

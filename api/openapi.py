@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.envelope import ALLOWED_METHODS, cache_control
+from api.envelope import ALLOWED_METHODS, PREFLIGHT_MAX_AGE, cache_control
 from api.routes import Family, Route
 from api.schema import ref
 from api.validation import UNKNOWN_PARAMETER, Param
@@ -152,6 +152,33 @@ def _operation(family: Family, route: Route) -> dict[str, Any]:
     return operation
 
 
+def _preflight(route: Route) -> dict[str, Any]:
+    """The CORS preflight every path answers (api.envelope.preflight)."""
+    def header(description: str, schema: dict) -> dict:
+        return {"description": description, "schema": schema}
+
+    return {
+        "operationId": f"{route.name}_preflight",
+        "summary": "CORS preflight",
+        "description": "Answers a browser's preflight: any origin, the methods this API allows, no body.",
+        "tags": list(route.tags),
+        # the preflight answers before any validation: its path segments may be anything
+        "parameters": [{"name": p.name, "in": "path", "required": True, "schema": {"type": "string"},
+                        "description": "Any value: a preflight is answered before validation."}
+                       for p in route.params if p.location == "path"],
+        "responses": {"204": {
+            "description": "Preflight accepted (no body).",
+            "headers": {
+                "Access-Control-Allow-Origin": header("Always *.", {"type": "string", "const": "*"}),
+                "Access-Control-Allow-Methods": header("The methods every route answers.",
+                                                       {"type": "string", "const": ALLOWED_METHODS}),
+                "Access-Control-Max-Age": header("Seconds a browser may reuse this answer.",
+                                                 {"type": "integer", "const": PREFLIGHT_MAX_AGE}),
+            },
+        }},
+    }
+
+
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part.capitalize() for part in rest)
@@ -173,6 +200,7 @@ def build_openapi(family: Family, production_host: str) -> dict[str, Any]:
             {"url": production_host, "description": "production"},
         ],
         "tags": [{"name": tag} for tag in tags],
-        "paths": {family.full_path(route): {"get": _operation(family, route)} for route in family.routes},
+        "paths": {family.full_path(route): {"get": _operation(family, route), "options": _preflight(route)}
+                  for route in family.routes},
         "components": _base_components(family),
     }

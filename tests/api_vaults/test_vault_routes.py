@@ -181,3 +181,17 @@ def test_served_discovery_documents_describe_the_vault_family(api):
     assert {"/api/v1/vaults/{keyOrAddress}/history", "/api/v1/users/{address}/positions"} <= paths
     text = api.client.get(api.server.url + "/skill.md").text
     assert "snapshot_unavailable" not in text and "upstream_error" in text
+
+
+def test_served_contract_is_a_valid_openapi_3_1_document(api):
+    from openapi_spec_validator import validate  # test dependency: openapi-spec-validator
+
+    doc = api.client.get(api.server.url + "/api/v1/openapi.json").json()
+    validate(doc)
+    assert doc["openapi"].startswith("3.1") and doc["info"]["license"]["name"] == "MIT"
+    spec_paths = {"/meta", "/health", "/vaults", "/vaults/{keyOrAddress}", "/vaults/{keyOrAddress}/history",
+                  "/vaults/health", "/gauges", "/tokens", "/users/{address}/positions",
+                  "/users/{address}/vaults/{keyOrAddress}"}
+    assert set(doc["paths"]) == {"/api/v1" + p for p in spec_paths}
+    for item in doc["paths"].values():
+        assert set(item) >= {"get", "options"}  # GET, and OPTIONS for preflight
