@@ -15,26 +15,13 @@ import math
 from typing import Any
 
 from api.vaults.chain import VaultState
-from api.vaults.records import _raw, _scaled, amounts, checksum, token
+from api.vaults.records import _raw, _scaled, amounts, checksum, token, value_usd
 
 FLOW_TYPES = ("deposit", "withdrawal")
 
 
 def vault_ref(vault: VaultState) -> dict[str, Any]:
     return {"key": vault.config.key, "address": checksum(vault.config.address), "kind": vault.config.kind}
-
-
-def value_usd(vault: VaultState, a0: int | None, a1: int | None, prices: dict[str, float]) -> float | None:
-    """amount0*p0 + amount1*p1 (scaled amounts), the same formula as the vault's tvlUsd."""
-    total = 0.0
-    for side, raw in (("token0", a0), ("token1", a1)):
-        t = vault.tokens.get(side) or {}
-        amount = _scaled(raw, t.get("decimals"))
-        price = prices.get((t.get("address") or "").lower())
-        if amount is None or price is None:
-            return None
-        total += amount * price
-    return total
 
 
 def flows(events: list[dict[str, Any]] | None) -> dict[str, Any]:

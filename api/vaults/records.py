@@ -45,17 +45,21 @@ def amounts(vault: VaultState) -> tuple[int | None, int | None]:
     return (None, None) if totals is None else (int(totals[0]), int(totals[1]))
 
 
-def tvl_usd(vault: VaultState, prices: dict[str, float]) -> float | None:
-    a0, a1 = amounts(vault)
-    parts = []
+def value_usd(vault: VaultState, a0: int | None, a1: int | None, prices: dict[str, float]) -> float | None:
+    """amount0*p0 + amount1*p1 with scaled amounts; None when an amount or a price is unknown."""
+    total = 0.0
     for side, raw in (("token0", a0), ("token1", a1)):
         t = vault.tokens.get(side) or {}
         amount = _scaled(raw, t.get("decimals"))
         price = prices.get((t.get("address") or "").lower())
         if amount is None or price is None:
             return None
-        parts.append(amount * price)
-    return sum(parts)
+        total += amount * price
+    return total
+
+
+def tvl_usd(vault: VaultState, prices: dict[str, float]) -> float | None:
+    return value_usd(vault, *amounts(vault), prices)
 
 
 def vault_record(vault: VaultState, book: BookState, prices: dict[str, float]) -> dict[str, Any]:
