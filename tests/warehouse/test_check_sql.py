@@ -203,3 +203,18 @@ def test_vault_hourly_check_flags_unfinished_and_partial_buckets(client):
                                                     "partial_days": 1}
     row = query_rows(client, "checks/vault_hourly_final.sql", {"chain_id": CHAIN, "now_ts": hour + 3 * 3600})[0]
     assert (row["future_buckets"], row["partial_buckets"]) == (0, 1)
+
+
+def test_freshness_check_flags_a_missing_or_old_snapshot(client):
+    latest = T0 + 30 * 86400
+    publish(client, latest)
+
+    def fresh(chain_id: int, now: int) -> dict:
+        return query_rows(client, "checks/snapshot_freshness.sql",
+                          {"chain_id": chain_id, "now_ts": now, "stale_after": 2700})[0]
+
+    ok = fresh(CHAIN, latest + 2700)
+    assert (ok["last_success_ts"], ok["age_seconds"], ok["stale"]) == (latest, 2700, 0)
+    assert fresh(CHAIN, latest + 2701)["stale"] == 1
+    none = fresh(CHAIN + 1, latest)  # a chain without any snapshot
+    assert (none["last_success_ts"], none["age_seconds"], none["stale"]) == (None, None, 1)
