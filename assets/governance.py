@@ -30,7 +30,7 @@ from dagster import (
 from assets.flows import HourlySeries, flow_end, series_by_key
 from assets.snapshot_rows import load_flow_series
 from assets.upstream import SnapshotPoint, fetch_each, opt_float, ref_id, req_int, subgraph_head
-from assets.writers import insert_columns, query_columns, utc
+from assets.writers import insert_columns, partition_range, query_columns, utc
 from core.epochs import DAY, WEEK, epoch_start
 from core.kpi import KpiInputs, classify, relative_change
 from core.methodology import METHODOLOGY_VERSION
@@ -519,10 +519,7 @@ def build_governance_event_assets(partitions_def: PartitionsDefinition) -> list[
         subgraph: SubgraphResource,
         chain: ChainResource,
     ) -> MaterializeResult:
-        window = context.partition_time_window
-        start, end = int(window.start.timestamp()), int(window.end.timestamp())
-        keys = context.partition_key_range
-        label = f"{keys.start}..{keys.end}"
+        start, end, label = partition_range(context)
         block, cutoff, read = read_events(subgraph.client, chain.reader, start, end)
         cid = chain.chain_id
         with warehouse.client() as client:

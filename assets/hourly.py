@@ -24,7 +24,7 @@ from dagster import (
 )
 
 from assets.upstream import POOL_HOUR_FIELDS, opt_float, ref_id, req_float, req_int, subgraph_head
-from assets.writers import insert_columns, utc
+from assets.writers import insert_columns, partition_range, utc
 from core.epochs import HOUR
 from orchestration.resources import ChainResource, Progress, SubgraphResource, WarehouseResource
 from readers.chain import ChainReader
@@ -129,10 +129,7 @@ def build_hourly_assets(partitions_def: PartitionsDefinition) -> list[AssetsDefi
         chain: ChainResource,
         progress: ResourceParam[Progress],
     ) -> MaterializeResult:
-        window = context.partition_time_window
-        start, end = int(window.start.timestamp()), int(window.end.timestamp())
-        keys = context.partition_key_range
-        label = f"{keys.start}..{keys.end}"
+        start, end, label = partition_range(context)
         read = read_hours(subgraph.client, chain.reader, start, end)
         pool_cols, protocol_cols = hourly_columns(chain.chain_id, start, read)
         with warehouse.client() as client:

@@ -34,7 +34,7 @@ from eth_utils import to_checksum_address
 
 from assets.governance import to_raw
 from assets.upstream import SnapshotPoint, fetch_each, opt_float, ref_id, req_int, subgraph_head
-from assets.writers import insert_columns, utc
+from assets.writers import insert_columns, partition_range, utc
 from core.epochs import DAY, HOUR
 from core.vaults import VaultConfig, vaults_for
 from orchestration.resources import ChainResource, Progress, SubgraphResource, WarehouseResource
@@ -416,10 +416,7 @@ def build_vault_history_assets(partitions_def: PartitionsDefinition) -> list[Ass
         chain: ChainResource,
         progress: ResourceParam[Progress],
     ) -> MaterializeResult:
-        window = context.partition_time_window
-        start, end = int(window.start.timestamp()), int(window.end.timestamp())
-        keys = context.partition_key_range
-        label = f"{keys.start}..{keys.end}"
+        start, end, label = partition_range(context)
         read = read_vault_history(subgraph.client, chain.reader, start, end)
         cid = chain.chain_id
         with warehouse.client() as client:
