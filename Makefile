@@ -12,15 +12,16 @@ install: $(STAMP)
 browser:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml devnet/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	# the product, and the devnet (a distribution of its own) for the local stack and the tests
+	$(PY) -m pip install --quiet -e '.[test,bench]' -e ./devnet
 	touch $(STAMP)
 
 ## run warehouse, devnet, Dagster and the API on this machine, history backfilled
 up: install
-	$(PY) -m core.cli up
+	$(PY) -m ve_analytics.cli.main up
 
 ## install and run the whole test suite (servers start on free ports and stop)
 test: install browser

@@ -8,6 +8,7 @@ when the server stops; there is no module-level client.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import importlib
 import logging
 from typing import Any, Iterable
@@ -16,19 +17,19 @@ import orjson
 from sanic import Request, Sanic
 from sanic.exceptions import SanicException
 
-from api.cache import ResponseCache
-from api.cron import cron_blueprint
-from api.discovery import discovery_blueprint
-from api.envelope import ALLOWED_METHODS, ApiError, error_response, status_code_name
-from api.routes import INTERNAL_ERROR, Family, blueprint, log_failure
-from api.ratelimit import RateLimiter
-from api.sql import QueryBook
-from core.config import Settings
+from ve_analytics.api.cache import ResponseCache
+from ve_analytics.api.cron import cron_blueprint
+from ve_analytics.api.discovery import discovery_blueprint
+from ve_analytics.api.envelope import ALLOWED_METHODS, ApiError, error_response, status_code_name
+from ve_analytics.api.routes import INTERNAL_ERROR, Family, blueprint, log_failure
+from ve_analytics.api.ratelimit import RateLimiter
+from ve_analytics.api.sql import QueryBook
+from ve_analytics.core.config import Settings
 
 log = logging.getLogger("api")
 
 # family name -> "module:attribute" of its Family (route table); imported only when served
-FAMILIES = {"stats": "api.stats.routes:FAMILY", "vaults": "api.vaults.routes:FAMILY"}
+FAMILIES = {"stats": "ve_analytics.api.stats.routes:FAMILY", "vaults": "ve_analytics.api.vaults.routes:FAMILY"}
 
 
 def load_family(name: str) -> Family:
@@ -43,7 +44,8 @@ def load_family(name: str) -> Family:
 def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name: str = "analytics_api") -> Sanic:
     app = Sanic(name, dumps=orjson.dumps, configure_logging=False)  # core.logs formats every line
     app.config.MOTD = False
-    loaded = [load_family(f) for f in families]
+    loaded = [dataclasses.replace(family, envelope=family.envelope.for_settings(settings))
+              for family in map(load_family, families)]
 
     app.ctx.settings = settings
     app.ctx.families = loaded
@@ -52,7 +54,7 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
     app.ctx.client_lock = asyncio.Lock()
 
     async def connect() -> Any:
-        from warehouse.client import get_async_client
+        from ve_analytics.warehouse.client import get_async_client
 
         return await get_async_client(settings, readonly=True)
 

@@ -49,10 +49,10 @@ from urllib.parse import parse_qsl
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse
 
-from api.envelope import ApiError, error_response, json_response, meta, now_iso, success_body, success_headers
-from api.routes import log_failure
-from core.config import Settings
-from core.epochs import DAY, QUARTER_HOUR, floor_to
+from ve_analytics.api.envelope import ApiError, error_response, json_response, meta, now_iso, success_body, success_headers
+from ve_analytics.api.routes import log_failure
+from ve_analytics.core.config import Settings
+from ve_analytics.core.epochs import DAY, QUARTER_HOUR, floor_to
 
 log = logging.getLogger("api")
 
@@ -120,7 +120,7 @@ def _spawn(settings: Settings, run_id: str, key: str) -> subprocess.Popen:
     log_dir.mkdir(parents=True, exist_ok=True)
     with open(log_dir / "cron.log", "ab") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "api.cron", run_id, key],
+            [sys.executable, "-m", "ve_analytics.api.cron", run_id, key],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=out,
@@ -191,7 +191,7 @@ def _answer(payload: dict[str, Any]) -> None:
 def _main() -> int:
     run_id, key = sys.argv[1], sys.argv[2]
     settings: Settings = pickle.loads(sys.stdin.buffer.read())
-    from core.logs import setup_logging
+    from ve_analytics.core.logs import setup_logging
 
     setup_logging()
     # Dagster resources take secrets from the environment, never from run config
@@ -201,9 +201,9 @@ def _main() -> int:
     try:
         from dagster import DagsterRunStatus, RunsFilter
 
-        from orchestration.backfill import QUIET_RUN_CONFIG, dagster_instance
-        from orchestration.definitions import build_defs
-        from orchestration.partitions import snapshot_day_key, snapshot_tags
+        from ve_analytics.orchestration.backfill import QUIET_RUN_CONFIG, dagster_instance
+        from ve_analytics.orchestration.definitions import build_defs
+        from ve_analytics.assets.partitions import snapshot_day_key, snapshot_tags
 
         at = int(datetime.strptime(key, SNAPSHOT_FMT).replace(tzinfo=timezone.utc).timestamp()) + QUARTER_HOUR
         day, tags = snapshot_day_key(at), snapshot_tags(at, at)

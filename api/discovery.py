@@ -30,13 +30,13 @@ import orjson
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse
 
-from api.envelope import CORS_HEADERS, JSON, STALE_WHILE_REVALIDATE, etag_matches
-from api.guide import Guide
-from api.openapi import GENERIC_ERRORS, build_openapi
-from api.routes import INTERNAL_ERROR, Family, Route
-from api.snapshots import SNAPSHOT_UNAVAILABLE
-from api.validation import UNKNOWN_PARAMETER, Param
-from core.config import Settings
+from ve_analytics.api.envelope import CORS_HEADERS, JSON, STALE_WHILE_REVALIDATE, etag_matches
+from ve_analytics.api.guide import Guide
+from ve_analytics.api.openapi import GENERIC_ERRORS, build_openapi
+from ve_analytics.api.routes import INTERNAL_ERROR, Family, Route
+from ve_analytics.api.snapshots import SNAPSHOT_UNAVAILABLE
+from ve_analytics.api.validation import UNKNOWN_PARAMETER, Param
+from ve_analytics.core.config import Settings
 
 DOCUMENT_CACHE_SECONDS = 300
 DOCS_DIR = Path(__file__).with_name("docs")

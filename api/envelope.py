@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any, Iterable
 import orjson
 from sanic.response import HTTPResponse
 
-from core.chains import STATS_CHAIN_ID
-from core.epochs import iso
+from ve_analytics.core.chains import STATS_CHAIN_ID
+from ve_analytics.core.epochs import iso
 
 if TYPE_CHECKING:
-    from api.snapshots import Snapshot
+    from ve_analytics.api.snapshots import Snapshot
 
 JSON = "application/json"
 STALE_WHILE_REVALIDATE = 30
@@ -119,6 +119,11 @@ class Envelope:
     same object builds the meta of every answer and publishes its schemas in the OpenAPI
     document, so the served meta and the contract cannot drift."""
 
+    def for_settings(self, settings: Any) -> "Envelope":
+        """This envelope with what it takes from the configuration (the chain book); the app binds
+        it once at start."""
+        return self
+
     def success_meta(self, snapshot: "Snapshot | None", cache_seconds: int, sources: Iterable[str], extra: dict[str, Any]) -> dict[str, Any]:
         return meta(now_iso(), snapshot, cache_seconds, sources)
 
@@ -127,7 +132,7 @@ class Envelope:
 
     def meta_schemas(self, chain_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
         """(ApiMeta, ErrorMeta) JSON Schemas of the OpenAPI components."""
-        from api.schema import ISO_TIME
+        from ve_analytics.api.schema import ISO_TIME
 
         api_meta = {
             "type": "object",

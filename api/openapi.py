@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.envelope import ALLOWED_METHODS, PREFLIGHT_MAX_AGE, cache_control
-from api.routes import Family, Route
-from api.schema import ref
-from api.validation import UNKNOWN_PARAMETER, Param
+from ve_analytics.api.envelope import ALLOWED_METHODS, PREFLIGHT_MAX_AGE, cache_control
+from ve_analytics.api.routes import Family, Route
+from ve_analytics.api.schema import ref
+from ve_analytics.api.validation import UNKNOWN_PARAMETER, Param
 
 OPENAPI_VERSION = "3.1.0"
 LICENSE = {"name": "MIT", "identifier": "MIT"}

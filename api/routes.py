@@ -22,7 +22,7 @@ from typing import Any, Awaitable, Callable
 from sanic import Blueprint, Request, Sanic
 from sanic.response import HTTPResponse
 
-from api.envelope import (
+from ve_analytics.api.envelope import (
     STATS_ENVELOPE,
     ApiError,
     Envelope,
@@ -34,10 +34,10 @@ from api.envelope import (
     success_body,
     success_headers,
 )
-from api.guide import STATS_GUIDE, Guide
-from api.snapshots import LATEST_SNAPSHOT, SNAPSHOT_UNAVAILABLE, Snapshot, SnapshotResolver
-from api.sql import QueryBook
-from api.validation import UNKNOWN_PARAMETER, Param, ParamParser, snake
+from ve_analytics.api.guide import STATS_GUIDE, Guide
+from ve_analytics.api.snapshots import LATEST_SNAPSHOT, SNAPSHOT_UNAVAILABLE, Snapshot, SnapshotResolver
+from ve_analytics.api.sql import QueryBook
+from ve_analytics.api.validation import UNKNOWN_PARAMETER, Param, ParamParser, snake
 
 log = logging.getLogger("api")
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from api.envelope import ApiError
-from api.sql import Query
-from core.epochs import iso
+from ve_analytics.api.envelope import ApiError
+from ve_analytics.warehouse.sqlbook import SqlFile as Query
+from ve_analytics.core.epochs import iso
 
 LATEST_SNAPSHOT = "latest_snapshot"
 SNAPSHOT_UNAVAILABLE = "snapshot_unavailable"

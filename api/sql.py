@@ -1,52 +1,30 @@
-"""The one SQL loader: `warehouse_sql/queries/<family>/<handler>.sql`, read once at startup.
+"""An API family's queries: `warehouse_sql/queries/<family>/<handler>.sql` from the SQL book.
 
-Each file declares its values as ClickHouse server-side parameters (`{name:Type}`); the loader
-records which names a file declares and binds exactly those through the client's
-`parameters=`, so user text never enters SQL text. Results come back as dicts keyed by the
-column aliases, with DateTime columns printed by `core.epochs.iso` and Date columns as
-YYYY-MM-DD.
+Each file declares its values as ClickHouse server-side parameters (`{name:Type}`); the book
+binds exactly those through the client's `parameters=`, so user text never enters SQL text.
+Results come back as dicts keyed by the column aliases, with DateTime columns printed by
+`core.epochs.iso` and Date columns as YYYY-MM-DD.
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from datetime import date, datetime, timezone
-from pathlib import Path
 from typing import Any, Callable
 
-from core.epochs import iso
-
-QUERIES_DIR = Path(__file__).resolve().parent.parent / "warehouse_sql" / "queries"
-_PARAMETER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*):[^{}]+\}")
-
-
-@dataclass(frozen=True)
-class Query:
-    name: str
-    text: str
-    parameters: frozenset[str]
-
-    def bind(self, values: dict[str, Any]) -> dict[str, Any]:
-        missing = self.parameters.difference(values)
-        if missing:
-            raise KeyError(f"{self.name}.sql needs parameters {sorted(missing)}")
-        return {name: values[name] for name in self.parameters}
+from ve_analytics.core.epochs import iso
+from ve_analytics.warehouse import sqlbook
+from ve_analytics.warehouse.sqlbook import SqlFile
 
 
 class QueryBook:
-    """All query files of one API family, keyed by handler name."""
+    """All query files of one API family (`warehouse_sql/queries/<family>/`), keyed by handler name."""
 
-    def __init__(self, family: str, root: Path = QUERIES_DIR):
-        folder = root / family
+    def __init__(self, family: str):
         self.family = family
-        self.queries: dict[str, Query] = {}
-        for path in sorted(folder.glob("*.sql")):
-            text = path.read_text()
-            self.queries[path.stem] = Query(path.stem, text, frozenset(_PARAMETER.findall(text)))
+        self.queries: dict[str, SqlFile] = {f.name: f for f in sqlbook.files_in(f"queries/{family}")}
         if not self.queries:
-            raise FileNotFoundError(f"no query files for family {family!r} in {folder}")
+            raise FileNotFoundError(f"no query files for family {family!r}")
 
-    def __getitem__(self, name: str) -> Query:
+    def __getitem__(self, name: str) -> SqlFile:
         return self.queries[name]
 
     async def rows(self, client: Any, name: str, values: dict[str, Any]) -> list[dict[str, Any]]:

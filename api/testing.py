@@ -16,8 +16,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from core.config import Settings
-from core.processes import free_port, wait_http
+from ve_analytics.core.config import Settings
+from ve_analytics.cli.processes import free_port, wait_http
 
 
 class ApiServer:
@@ -47,7 +47,7 @@ class ApiServer:
     def start(self, timeout: float = 60.0) -> "ApiServer":
         with open(self.log_path, "ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "api.testing", self.host, str(self.port)],
+                [sys.executable, "-m", "ve_analytics.api.testing", self.host, str(self.port)],
                 stdin=subprocess.PIPE,
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -57,7 +57,7 @@ class ApiServer:
         self.proc.stdin.write(pickle.dumps((self.settings, self.families)))
         self.proc.stdin.close()
         try:
-            from api.app import load_family
+            from ve_analytics.api.app import load_family
 
             prefix = load_family(self.families[0]).prefix
             wait_http(f"{self.url}{prefix}/openapi.json", timeout=timeout, proc=self.proc)
@@ -88,8 +88,8 @@ class ApiServer:
 
 
 def _main() -> None:
-    from api.server import serve
-    from core.logs import setup_logging
+    from ve_analytics.api.server import serve
+    from ve_analytics.core.logs import setup_logging
 
     setup_logging()
     settings, families = pickle.loads(sys.stdin.buffer.read())

@@ -10,16 +10,16 @@ import math
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 
-from assets.flows import HourlySeries, flow_end, series_by_key
-from assets.snapshot_rows import load_flow_series
-from assets.upstream import SnapshotPoint, fetch_each, opt_float, ref_id
-from assets.writers import query_columns, utc
-from core.epochs import DAY, floor_to
-from readers.chain import ChainReader, ChainReadError
-from readers.graphql import MAX_PAGE_SIZE, SubgraphClient, graphql_literal
+from ve_analytics.assets.flows import HourlySeries, flow_end, series_by_key
+from ve_analytics.assets.snapshot_rows import load_flow_series
+from ve_analytics.assets.upstream import SnapshotPoint, fetch_each, opt_float, ref_id
+from ve_analytics.assets.writers import query_columns, utc
+from ve_analytics.core.epochs import DAY, floor_to
+from ve_analytics.readers.chain import ChainReader, ChainReadError
+from ve_analytics.readers.graphql import MAX_PAGE_SIZE, SubgraphClient, graphql_literal
 
 if TYPE_CHECKING:
-    from assets.snapshots import SnapshotStep
+    from ve_analytics.assets.snapshots import SnapshotStep
 
 PRICE_SOURCE = "subgraph:Token.priceUSD"
 CORE_COLUMNS = (

@@ -10,8 +10,8 @@ import bisect
 import math
 from dataclasses import dataclass
 
-from core.epochs import HOUR
-from core.windows import FLOW_WINDOWS, window_end
+from ve_analytics.core.epochs import HOUR
+from ve_analytics.core.windows import FLOW_WINDOWS, window_end
 
 
 @dataclass(frozen=True)

@@ -27,19 +27,19 @@ from dagster import (
     asset,
 )
 
-from assets.flows import HourlySeries, flow_end, series_by_key
-from assets.snapshot_rows import load_flow_series
-from assets.upstream import SnapshotPoint, fetch_each, opt_float, ref_id, req_int, subgraph_head
-from assets.writers import insert_columns, partition_range, query_columns, utc
-from core.epochs import DAY, WEEK, epoch_start
-from core.kpi import KpiInputs, classify, relative_change
-from core.methodology import METHODOLOGY_VERSION
-from orchestration.resources import ChainResource, SubgraphResource, WarehouseResource
-from readers.chain import ChainReader
-from readers.graphql import SubgraphClient
+from ve_analytics.assets.flows import HourlySeries, flow_end, series_by_key
+from ve_analytics.assets.snapshot_rows import load_flow_series
+from ve_analytics.assets.upstream import SnapshotPoint, fetch_each, opt_float, ref_id, req_int, subgraph_head
+from ve_analytics.assets.writers import insert_columns, partition_range, query_columns, utc
+from ve_analytics.core.epochs import DAY, WEEK, epoch_start
+from ve_analytics.core.kpi import KpiInputs, classify, relative_change
+from ve_analytics.core.methodology import METHODOLOGY_VERSION
+from ve_analytics.assets.resources import ChainResource, SubgraphResource, WarehouseResource
+from ve_analytics.readers.chain import ChainReader
+from ve_analytics.readers.graphql import SubgraphClient
 
 if TYPE_CHECKING:
-    from assets.snapshots import SnapshotStep
+    from ve_analytics.assets.snapshots import SnapshotStep
 
 HISTORY_GROUP = "history"
 

@@ -23,12 +23,12 @@ from dagster import (
     asset,
 )
 
-from assets.upstream import POOL_HOUR_FIELDS, opt_float, ref_id, req_float, req_int, subgraph_head
-from assets.writers import insert_columns, partition_range, utc
-from core.epochs import HOUR
-from orchestration.resources import ChainResource, Progress, SubgraphResource, WarehouseResource
-from readers.chain import ChainReader
-from readers.graphql import SubgraphClient
+from ve_analytics.assets.upstream import POOL_HOUR_FIELDS, opt_float, ref_id, req_float, req_int, subgraph_head
+from ve_analytics.assets.writers import insert_columns, partition_range, utc
+from ve_analytics.core.epochs import HOUR
+from ve_analytics.assets.resources import ChainResource, Progress, SubgraphResource, WarehouseResource
+from ve_analytics.readers.chain import ChainReader
+from ve_analytics.readers.graphql import SubgraphClient
 
 GROUP = "history"
 

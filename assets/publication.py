@@ -15,7 +15,7 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
-from assets.writers import insert_columns, query_rows, utc
+from ve_analytics.assets.writers import insert_columns, query_rows, utc
 
 SOURCES = ["subgraph", "chain-rpc"]
 SNAPSHOT_TABLES = ("protocol_snap15m", "pool_snap15m", "token_snap15m")

@@ -14,8 +14,8 @@ from dagster import (
     asset,
 )
 
-from assets.writers import query_rows, run_transform
-from orchestration.resources import ChainResource, WarehouseResource
+from ve_analytics.assets.writers import query_rows, run_transform
+from ve_analytics.assets.resources import ChainResource, WarehouseResource
 
 GROUP = "history"
 # target table -> (INSERT ... SELECT file, source table whose fingerprint keys the dedup token)

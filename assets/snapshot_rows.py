@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Sequence
 
-from assets.flows import HourlySeries, flow_end, protocol_flows, series_by_key
-from assets.upstream import (
+from ve_analytics.assets.flows import HourlySeries, flow_end, protocol_flows, series_by_key
+from ve_analytics.assets.upstream import (
     POOL_FIELDS,
     POOL_TVL_FIELDS,
     TOKEN_FIELDS,
@@ -21,10 +21,10 @@ from assets.upstream import (
     req_float,
     req_int,
 )
-from assets.writers import query_columns, query_rows, utc
-from core.epochs import DAY, epoch_start
-from readers.chain import ChainReader
-from readers.graphql import MAX_PAGE_SIZE, SubgraphClient, graphql_literal
+from ve_analytics.assets.writers import query_columns, query_rows, utc
+from ve_analytics.core.epochs import DAY, epoch_start
+from ve_analytics.readers.chain import ChainReader
+from ve_analytics.readers.graphql import MAX_PAGE_SIZE, SubgraphClient, graphql_literal
 
 V2_TYPES = ("v2-volatile", "v2-stable")
 CL_TYPES = ("cl",)

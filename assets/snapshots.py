@@ -25,14 +25,14 @@ from dagster import (
     asset,
 )
 
-from assets.publication import failures_recorded, publish, published_times, run_id_of
-from assets.snapshot_rows import load_flow_series, pool_columns, protocol_columns, token_columns
-from assets.upstream import SnapshotPoint, resolve_points, window_snapshot_times
-from assets.writers import insert_columns
-from core.epochs import QUARTER_HOUR, floor_to, iso
-from orchestration.partitions import FORCE_TAG, SNAPSHOTS_FROM_TAG, SNAPSHOTS_UNTIL_TAG, parse_tag_time
-from orchestration.resources import ChainResource, Progress, SubgraphResource, WarehouseResource
-from readers.graphql import SubgraphClient
+from ve_analytics.assets.publication import failures_recorded, publish, published_times, run_id_of
+from ve_analytics.assets.snapshot_rows import load_flow_series, pool_columns, protocol_columns, token_columns
+from ve_analytics.assets.upstream import SnapshotPoint, resolve_points, window_snapshot_times
+from ve_analytics.assets.writers import insert_columns
+from ve_analytics.core.epochs import QUARTER_HOUR, floor_to, iso
+from ve_analytics.assets.partitions import FORCE_TAG, SNAPSHOTS_FROM_TAG, SNAPSHOTS_UNTIL_TAG, parse_tag_time
+from ve_analytics.assets.resources import ChainResource, Progress, SubgraphResource, WarehouseResource
+from ve_analytics.readers.graphql import SubgraphClient
 
 GROUP = "snapshots"
 
@@ -161,9 +161,9 @@ def write_protocol(s: SnapshotStep) -> dict[str, int]:
 
 
 def build_snapshot_assets(partitions_def: PartitionsDefinition) -> list[AssetsDefinition]:
-    from assets.core_token import MARKET_SNAPSHOT_ASSETS
-    from assets.governance import GOVERNANCE_SNAPSHOT_ASSETS
-    from assets.vaults import VAULT_SNAPSHOT_ASSETS
+    from ve_analytics.assets.core_token import MARKET_SNAPSHOT_ASSETS
+    from ve_analytics.assets.governance import GOVERNANCE_SNAPSHOT_ASSETS
+    from ve_analytics.assets.vaults import VAULT_SNAPSHOT_ASSETS
 
     common = dict(
         partitions_def=partitions_def,

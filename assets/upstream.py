@@ -10,9 +10,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence, TypeVar
 
-from core.epochs import QUARTER_HOUR
-from readers.chain import BlockNotFinal, BlockRef, ChainReader
-from readers.graphql import SubgraphClient, SubgraphError, SubgraphMeta
+from ve_analytics.core.epochs import QUARTER_HOUR
+from ve_analytics.readers.chain import BlockNotFinal, BlockRef, ChainReader
+from ve_analytics.readers.graphql import SubgraphClient, SubgraphError, SubgraphMeta
 
 log = logging.getLogger("assets.upstream")
 T = TypeVar("T")

@@ -1,7 +1,7 @@
 """Vault assets: the 15-minute vault snapshot rows and the daily vault history.
 
 - `vault_snapshots` (`VAULT_SNAPSHOT_ASSETS`, built by assets.snapshots.snapshot_asset, upstream
-  of `snapshot_publication`): one vault_snap15m row per configured vault (`vaults_for(chain)`)
+  of `snapshot_publication`): one vault_snap15m row per configured vault (the chain book's `vaults`)
   per snapshot, read through Multicall3 at the snapshot block in two batches per block: first
   every vault's own views (tokens, pool, gauge, strategy, factory, totals, supply, calm,
   slippage, CL position), then what those views point at (strategy paused / needsRebalance,
@@ -32,17 +32,17 @@ from dagster import (
 )
 from eth_utils import to_checksum_address
 
-from assets.governance import to_raw
-from assets.upstream import SnapshotPoint, fetch_each, opt_float, ref_id, req_int, subgraph_head
-from assets.writers import insert_columns, partition_range, utc
-from core.epochs import DAY, HOUR
-from core.vaults import VaultConfig, vaults_for
-from orchestration.resources import ChainResource, Progress, SubgraphResource, WarehouseResource
-from readers.chain import ZERO_ADDRESS, Call, ChainReader, ChainReadError
-from readers.graphql import SubgraphClient
+from ve_analytics.assets.governance import to_raw
+from ve_analytics.assets.upstream import SnapshotPoint, fetch_each, opt_float, ref_id, req_int, subgraph_head
+from ve_analytics.assets.writers import insert_columns, partition_range, utc
+from ve_analytics.core.epochs import DAY, HOUR
+from ve_analytics.core.vaults import VaultConfig
+from ve_analytics.assets.resources import ChainResource, Progress, SubgraphResource, WarehouseResource
+from ve_analytics.readers.chain import ZERO_ADDRESS, Call, ChainReader, ChainReadError
+from ve_analytics.readers.graphql import SubgraphClient
 
 if TYPE_CHECKING:
-    from assets.snapshots import SnapshotStep
+    from ve_analytics.assets.snapshots import SnapshotStep
 
 HISTORY_GROUP = "history"
 
@@ -257,7 +257,7 @@ def vault_columns(subgraph: SubgraphClient, chain: ChainReader, chain_id: int, p
 
 
 def write_vaults(s: "SnapshotStep") -> dict[str, int]:
-    columns = vault_columns(s.subgraph, s.chain.reader, s.chain_id, s.points, vaults_for(s.chain_id),
+    columns = vault_columns(s.subgraph, s.chain.reader, s.chain_id, s.points, list(s.chain.config().vaults),
                             on_done=s.on_done("vaults"))
     return {"vault_snap15m": s.insert("vault_snap15m", columns)}
 

@@ -15,11 +15,9 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from datetime import datetime, timezone
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-TRANSFORMS_DIR = Path(__file__).resolve().parent.parent / "warehouse_sql" / "transforms"
+from ve_analytics.warehouse import sqlbook
 
 # Every insert and INSERT ... SELECT of the assets runs with these settings.
 WRITE_SETTINGS: dict[str, Any] = {
@@ -30,13 +28,9 @@ WRITE_SETTINGS: dict[str, Any] = {
 READ_SETTINGS: dict[str, Any] = {}
 
 
-@lru_cache(maxsize=None)
 def load_sql(name: str) -> str:
     """Text of `warehouse_sql/transforms/<name>` (e.g. "rollups/protocol_daily.sql")."""
-    path = (TRANSFORMS_DIR / name).resolve()
-    if TRANSFORMS_DIR.resolve() not in path.parents:
-        raise ValueError(f"SQL file outside {TRANSFORMS_DIR.name}: {name}")
-    return path.read_text()
+    return sqlbook.sql(f"transforms/{name}").text
 
 
 def partition_range(context) -> tuple[int, int, str]:

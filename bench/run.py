@@ -30,13 +30,13 @@ from pathlib import Path
 
 import httpx
 
-from api.snapshots import LATEST_SNAPSHOT, Snapshot
-from api.sql import QueryBook
+from ve_analytics.api.snapshots import LATEST_SNAPSHOT, Snapshot
+from ve_analytics.api.sql import QueryBook
 from bench.trace import Call, trace_route
-from core.chains import STATS_CHAIN_ID
-from core.config import Settings
-from core.logs import setup_logging
-from core.processes import Service, cli, free_port
+from ve_analytics.core.chains import STATS_CHAIN_ID
+from ve_analytics.core.config import Settings
+from ve_analytics.core.logs import setup_logging
+from ve_analytics.cli.processes import Service, cli, free_port
 
 BOOK = QueryBook("stats")  # warehouse_sql/queries/stats/*.sql, as the API loads them
 CORE = "{coreToken}"  # replaced by the core token's address (lower case, as the API parses it)
@@ -118,7 +118,7 @@ def time_sql(client, latest_sql: str, calls: list[Call], n: int) -> list[float]:
 def check_sql_map(client, settings: Settings, url: str, label: str, expected: tuple[tuple[str, dict], ...]) -> list[Call]:
     """Run the route's handler once (bench.trace) and compare the SQL files it ran, and their
     bound values, with the table; a difference stops the bench (the table is out of date)."""
-    from api.stats.routes import FAMILY
+    from ve_analytics.api.stats.routes import FAMILY
 
     route, snapshot, calls = trace_route(FAMILY, url, client, settings)
     base = {"chain_id": STATS_CHAIN_ID}
@@ -162,7 +162,7 @@ class Heartbeat:
         self.thread.join(5)
 
     def _run(self) -> None:
-        from warehouse.client import get_client
+        from ve_analytics.warehouse.client import get_client
 
         client = None
         while not self.stop.wait(self.every):
@@ -233,8 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         start("warehouse", cli("warehouse"), f"http://127.0.0.1:{ports['warehouse']}/ping")
         start("devnet", cli("devnet"), f"http://127.0.0.1:{ports['devnet']}/health")
-        from orchestration.backfill import backfill
-        from warehouse.migrate import migrate
+        from ve_analytics.orchestration.backfill import backfill
+        from ve_analytics.warehouse.migrate import migrate
 
         migrate(settings)
         t0 = time.perf_counter()
@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         start("hello", [sys.executable, "-m", "bench.hello", str(ports["hello"])], f"http://127.0.0.1:{ports['hello']}/hello")
 
-        from warehouse.client import get_client
+        from ve_analytics.warehouse.client import get_client
 
         sql_client = get_client(settings, readonly=True)  # the API's credentials
         print(f"\ndataset: {args.days}-day devnet history, backfilled in {backfill_s:.0f} s; rows:", flush=True)

@@ -15,10 +15,10 @@ from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit
 
-from api.routes import Family, RequestContext, Route
-from api.snapshots import LATEST_SNAPSHOT, Snapshot
-from api.sql import QueryBook, to_dicts
-from api.validation import ParamParser
+from ve_analytics.api.routes import Family, RequestContext, Route
+from ve_analytics.api.snapshots import LATEST_SNAPSHOT, Snapshot
+from ve_analytics.api.sql import QueryBook, to_dicts
+from ve_analytics.api.validation import ParamParser
 
 Call = tuple[str, dict[str, Any]]  # (query file stem, parameters exactly as bound)
 

@@ -1,47 +1,109 @@
-"""Per-chain deployment book: contract addresses and upstream endpoints.
+"""The chain book: which chains run, their upstream endpoints, contracts and vaults.
 
-The defaults describe the devnet simulator, which places its contracts at these addresses.
-Production overrides any of them through configuration (see core.config), never through code.
+All of it is configuration: a JSON file named by `CHAIN_BOOK` (default `<VEA_DATA_DIR>/chain-book.json`,
+which the local stack writes from the devnet's `/book`), so adding or repointing a chain in
+production touches no code. Per-entry environment overrides stay available for deployments that
+template one value: `SUBGRAPH_URL_<id>`, `RPC_URL_<id>`, `CHAIN_<id>_<CONTRACT>` (e.g.
+`CHAIN_56_VOTER`) and `VAULTS_<id>` (a JSON file of `{key, address, kind}`).
+
+    {"chains": [{"chainId": 56, "name": "BNB Smart Chain", "network": "bsc", "blockTimeSeconds": 3,
+                 "nativeSymbol": "BNB", "subgraphUrl": "...", "rpcUrl": "...",
+                 "contracts": {"voter": "0x...", "coreToken": "0x...", ...},
+                 "foundationWallet": "0x...", "vaultContracts": {"vaultFactory": "0x...", ...},
+                 "vaults": [{"key": "cl-wbnb-usdt", "address": "0x...", "kind": "cl"}]}]}
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
 
-MULTICALL3 = "0xcA11bde05977b3631167028862bE2a173976CA11"  # same address on every EVM chain
+from ve_analytics.core.vaults import VaultConfig, parse_vaults
+
+MULTICALL3 = "0xcA11bde05977b3631167028862bE2a173976CA11"  # the same address on every EVM chain
+STATS_CHAIN_ID = 56  # the chain of the /api/stats and /api/v1 families
+
+
+class ChainBookError(ValueError):
+    """The chain book is missing or malformed (the message names the file and the entry)."""
 
 
 @dataclass(frozen=True)
-class ChainDeployment:
+class ChainConfig:
     chain_id: int
     name: str
     network: str
-    block_time_seconds: int
-    native_symbol: str
-    contracts: dict[str, str] = field(default_factory=dict)
+    subgraph_url: str
+    rpc_url: str
+    block_time_seconds: int = 0
+    native_symbol: str = ""
+    contracts: dict[str, str] = field(default_factory=dict)  # keys: voter, coreToken, multicall3, ...
+    foundation_wallet: str = ""
+    vault_contracts: dict[str, str] = field(default_factory=dict)  # vaultFactory, zapper, positionManager
+    vaults: tuple[VaultConfig, ...] = ()
 
 
-# Contract names are the keys readers and the /config route use.
-CHAINS: dict[int, ChainDeployment] = {
-    56: ChainDeployment(
-        chain_id=56,
-        name="BNB Smart Chain",
-        network="bsc",
-        block_time_seconds=3,
-        native_symbol="BNB",
-        contracts={
-            "voter": "0x3B70E3CaAE5C111FF7Af053393A9988fFdaf24b0",
-            "minter": "0xf32E2F4dd2fcA08E33C74Bd68f5d0d367B452081",
-            "votingEscrow": "0xDEAC3c2895D810A3E6dF0fa51F67394A445fE4a8",
-            "coreToken": "0x7bE6F408Ec5ed9136Bf01017dcB3d99847a57eE1",
-            "rewardsDistributor": "0x8A9A232D69a9Bf7bc657F146e58Cb6644e821519",
-            "v2Factory": "0x6bEFb5D2a56b38Ad0BBE09189F011a6F525985AC",
-            "clFactory": "0xfcDDAaB484d0efDc36acdEc8CE8f9675fFB5cb32",
-            "dynamicFeeModule": "0x176C9FfF62C96fA4502D1840216c6F8601Aadab0",
-            "router": "0xAdA129ed0F0EBeAE0D06A56eBc1cd87BF119C613",
-            "multicall3": MULTICALL3,
-        },
-    ),
-}
+def _chain(entry: Any, where: str) -> ChainConfig:
+    if not isinstance(entry, dict):
+        raise ChainBookError(f"{where}: a chain entry must be an object")
+    try:
+        chain_id = int(entry["chainId"])
+        contracts = {str(k): str(v) for k, v in (entry.get("contracts") or {}).items()}
+        contracts.setdefault("multicall3", MULTICALL3)
+        return ChainConfig(
+            chain_id=chain_id,
+            name=str(entry.get("name") or f"chain {chain_id}"),
+            network=str(entry.get("network") or str(chain_id)),
+            subgraph_url=str(entry["subgraphUrl"]),
+            rpc_url=str(entry["rpcUrl"]),
+            block_time_seconds=int(entry.get("blockTimeSeconds") or 0),
+            native_symbol=str(entry.get("nativeSymbol") or ""),
+            contracts=contracts,
+            foundation_wallet=str(entry.get("foundationWallet") or ""),
+            vault_contracts={str(k): str(v) for k, v in (entry.get("vaultContracts") or {}).items()},
+            vaults=tuple(parse_vaults(entry.get("vaults") or [])),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ChainBookError(f"{where}: {exc.__class__.__name__}: {exc}") from None
 
-FOUNDATION_WALLET = {56: "0x056c82FbB6e4DC3EF8f6424387ca4c2ad0E801B3"}
-STATS_CHAIN_ID = 56
+
+def parse_book(document: Any, where: str = "chain book") -> dict[int, ChainConfig]:
+    if not isinstance(document, dict) or not isinstance(document.get("chains"), list):
+        raise ChainBookError(f'{where}: expected {{"chains": [...]}}')
+    chains = [_chain(e, f"{where} entry {i}") for i, e in enumerate(document["chains"])]
+    return {c.chain_id: c for c in chains}
+
+
+def _override(chain: ChainConfig, env: Mapping[str, str]) -> ChainConfig:
+    cid = chain.chain_id
+    contracts = dict(chain.contracts)
+    for name in contracts:
+        value = env.get(f"CHAIN_{cid}_{name.upper()}")
+        if value:
+            contracts[name] = value
+    vaults = chain.vaults
+    if env.get(f"VAULTS_{cid}"):
+        vaults = tuple(parse_vaults(json.loads(Path(env[f"VAULTS_{cid}"]).read_text())))
+    return ChainConfig(
+        **{**chain.__dict__,
+           "subgraph_url": env.get(f"SUBGRAPH_URL_{cid}") or chain.subgraph_url,
+           "rpc_url": env.get(f"RPC_URL_{cid}") or chain.rpc_url,
+           "contracts": contracts,
+           "vaults": vaults},
+    )
+
+
+def load_book(path: Path, env: Mapping[str, str]) -> dict[int, ChainConfig]:
+    """The chains of the book at `path` with the environment's per-entry overrides; {} when the
+    file does not exist (a component that needs a chain then says so, see Settings.chain)."""
+    if not path.is_file():
+        return {}
+    try:
+        document = json.loads(path.read_text())
+    except json.JSONDecodeError as exc:
+        raise ChainBookError(f"{path}: not JSON ({exc})") from None
+    return {cid: _override(chain, env) for cid, chain in parse_book(document, str(path)).items()}
+
+
+__all__ = ["ChainConfig", "ChainBookError", "load_book", "parse_book", "MULTICALL3", "STATS_CHAIN_ID"]

@@ -10,19 +10,13 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.chains import CHAINS, FOUNDATION_WALLET, STATS_CHAIN_ID
+from ve_analytics.core.chains import STATS_CHAIN_ID, ChainConfig, load_book
+from ve_analytics.core.vaults import VaultConfig
 
 
 def _env(name: str, default: str) -> str:
     value = os.environ.get(name)
     return default if value is None or value == "" else value
-
-
-@dataclass(frozen=True)
-class ChainEndpoints:
-    chain_id: int
-    subgraph_url: str
-    rpc_url: str
 
 
 @dataclass(frozen=True)
@@ -37,11 +31,6 @@ class Settings:
     analyst_password: str
     warehouse_host: str
     warehouse_port: int
-    # devnet simulator (the default upstream)
-    devnet_host: str
-    devnet_port: int
-    devnet_seed: int
-    devnet_history_days: int
     # API
     api_host: str
     api_port: int
@@ -55,8 +44,8 @@ class Settings:
     snapshot_partition_days: int
     history_start: str  # YYYY-MM-DD of the first daily partition; empty: the snapshot window's start
     stale_after_minutes: int
-    chains: dict[int, ChainEndpoints] = field(default_factory=dict)
-    foundation_wallet: str = FOUNDATION_WALLET[STATS_CHAIN_ID]
+    chain_book: Path  # the chain book file (core.chains); `chains` is what it held at start
+    chains: dict[int, ChainConfig] = field(default_factory=dict)
     live_cache_seconds: float = 15.0  # server-side cache of the /live/ routes' chain reads
     # vault API (/api/v1): its own service, and its best-effort per-client token bucket
     vault_api_host: str = "127.0.0.1"
@@ -64,36 +53,27 @@ class Settings:
     vault_api_rate_per_second: float = 20.0
     vault_api_rate_burst: int = 60
 
-    @property
-    def devnet_url(self) -> str:
-        return f"http://{self.devnet_host}:{self.devnet_port}"
-
-    def chain(self, chain_id: int = STATS_CHAIN_ID) -> ChainEndpoints:
-        return self.chains[chain_id]
+    def chain(self, chain_id: int = STATS_CHAIN_ID) -> ChainConfig:
+        try:
+            return self.chains[chain_id]
+        except KeyError:
+            raise LookupError(f"chain {chain_id} is not in the chain book {self.chain_book} "
+                              "(set CHAIN_BOOK; the local stack writes it from the devnet)") from None
 
     def contracts(self, chain_id: int = STATS_CHAIN_ID) -> dict[str, str]:
-        """Contract address book; CHAIN_<id>_<NAME> (e.g. CHAIN_56_VOTER) overrides one entry."""
-        book = dict(CHAINS[chain_id].contracts)
-        for name in book:
-            override = os.environ.get(f"CHAIN_{chain_id}_{name.upper()}")
-            if override:
-                book[name] = override
-        return book
+        return dict(self.chain(chain_id).contracts)
+
+    def vaults(self, chain_id: int = STATS_CHAIN_ID) -> list[VaultConfig]:
+        return list(self.chain(chain_id).vaults)
+
+    @property
+    def foundation_wallet(self) -> str:
+        return self.chain(STATS_CHAIN_ID).foundation_wallet
 
     @classmethod
     def from_env(cls) -> "Settings":
         data_dir = Path(_env("VEA_DATA_DIR", ".data")).resolve()
-        devnet_host = _env("DEVNET_HOST", "127.0.0.1")
-        devnet_port = int(_env("DEVNET_PORT", "8545"))
-        devnet_url = f"http://{devnet_host}:{devnet_port}"
-        chains = {
-            cid: ChainEndpoints(
-                chain_id=cid,
-                subgraph_url=_env(f"SUBGRAPH_URL_{cid}", f"{devnet_url}/chains/{cid}/subgraph"),
-                rpc_url=_env(f"RPC_URL_{cid}", f"{devnet_url}/chains/{cid}/rpc"),
-            )
-            for cid in CHAINS
-        }
+        chain_book = Path(_env("CHAIN_BOOK", str(data_dir / "chain-book.json"))).resolve()
         warehouse_host = _env("WAREHOUSE_HOST", "127.0.0.1")
         warehouse_port = int(_env("WAREHOUSE_PORT", "8123"))
         return cls(
@@ -106,10 +86,6 @@ class Settings:
             analyst_password=_env("CLICKHOUSE_ANALYST_PASSWORD", "analyst"),
             warehouse_host=warehouse_host,
             warehouse_port=warehouse_port,
-            devnet_host=devnet_host,
-            devnet_port=devnet_port,
-            devnet_seed=int(_env("DEVNET_SEED", "56")),
-            devnet_history_days=int(_env("DEVNET_HISTORY_DAYS", "90")),
             api_host=_env("API_HOST", "127.0.0.1"),
             api_port=int(_env("API_PORT", "8000")),
             api_workers=int(_env("API_WORKERS", "1")),
@@ -121,7 +97,8 @@ class Settings:
             snapshot_partition_days=int(_env("SNAPSHOT_PARTITION_DAYS", "92")),
             history_start=os.environ.get("HISTORY_START", ""),
             stale_after_minutes=int(_env("STALE_AFTER_MINUTES", "45")),
-            chains=chains,
+            chain_book=chain_book,
+            chains=load_book(chain_book, os.environ),
             live_cache_seconds=float(_env("LIVE_CACHE_SECONDS", "15")),
             vault_api_host=_env("VAULT_API_HOST", "127.0.0.1"),
             vault_api_port=int(_env("VAULT_API_PORT", "8100")),

@@ -1,4 +1,4 @@
-"""`python -m devnet`: serve the devnet simulator (settings from the environment, see core.config)."""
+"""`ve-devnet` / `python -m devnet`: serve the devnet simulator (settings from DEVNET_* variables, see devnet.config)."""
 from __future__ import annotations
 
 import argparse
@@ -7,7 +7,7 @@ from devnet.server import serve
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m devnet", description="Serve the devnet simulator.")
+    ap = argparse.ArgumentParser(prog="ve-devnet", description="Serve the devnet simulator.")
     ap.add_argument("--host", help="listen address (default DEVNET_HOST)")
     ap.add_argument("--port", type=int, help="listen port (default DEVNET_PORT)")
     ap.add_argument("--seed", type=int, help="simulation seed (default DEVNET_SEED)")

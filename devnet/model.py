@@ -18,8 +18,8 @@ from bisect import bisect_left
 
 import numpy as np
 
-from core.chains import CHAINS, FOUNDATION_WALLET, MULTICALL3
-from core.epochs import DAY, HOUR, WEEK, epoch_start, hour_start
+from devnet.deployments import DEPLOYMENTS, MULTICALL3
+from devnet.timeutil import DAY, HOUR, WEEK, epoch_start, hour_start
 from devnet import addresses
 from devnet.clock import ManualClock, WallClock
 from devnet.params import CHAIN_PARAMS, ChainParams
@@ -53,7 +53,7 @@ class ChainSim:
         self.history_days = history_days
         self.scale = float(scale)
         self.params = params or CHAIN_PARAMS[chain_id]
-        deployment = CHAINS[chain_id]
+        deployment = DEPLOYMENTS[chain_id]
         self.deployment = deployment
         self.block_time = deployment.block_time_seconds
         if HOUR % self.block_time:
@@ -63,7 +63,7 @@ class ChainSim:
         self.clock = clock or ManualClock(self.genesis_ts + int(history_days * DAY))
         self.contracts = dict(contracts or deployment.contracts)
         self.contracts.setdefault("multicall3", MULTICALL3)
-        self.foundation_wallet = FOUNDATION_WALLET.get(chain_id, addresses.ZERO_ADDRESS)
+        self.foundation_wallet = deployment.foundation_wallet or addresses.ZERO_ADDRESS
         self.generated_until = self.genesis_ts
         self._lock = threading.RLock()
         history_s = int(history_days * DAY)
@@ -444,6 +444,10 @@ class ChainSim:
             "veExpiredLockCount": expired,
             "veAverageRemainingLockSeconds": (math.fsum(remaining) / len(remaining)) if remaining else None,
         }
+
+    def vault_book_entries(self) -> list[dict]:
+        """The chain's vaults as the product's vault book lists them: key, address, kind."""
+        return [{"key": v.key, "address": v.address, "kind": v.kind} for v in self.vaults.vaults]
 
     def deployment_info(self) -> dict:
         head = self.head()

@@ -17,7 +17,7 @@ class TokenSpec:
     price: float  # initial USD price
     daily_vol: float  # log-price volatility per day (for stables: size of the peg noise)
     stable: bool = False
-    contract_key: str | None = None  # take the address from core.chains contracts[...]
+    contract_key: str | None = None  # take the address from the deployment's contracts[...]
     supply: float = 1e9  # human units (the core token's supply grows with emissions)
 
 
@@ -51,7 +51,7 @@ class PoolSpec:
 class VaultSpec:
     """An auto-managed liquidity vault over an existing pool (see devnet/sim/vaults.py).
 
-    The address comes from core.vaults (the vault book) by `key`; `pool` is a PoolSpec label.
+    The address is keccak("devnet:<chain>:vault:<key>") (devnet.deployments); `pool` is a PoolSpec label.
     """
 
     key: str

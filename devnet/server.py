@@ -1,7 +1,7 @@
 """HTTP server for the devnet: per chain a subgraph (GraphQL) and a JSON-RPC endpoint, ground
 truth, deployment info, fault injection and (with a manual clock) clock control.
 
-    serve(settings)          blocking, for `make up` / the CLI
+    serve([config])          blocking, for `ve-devnet` (the local stack starts it)
     DevnetServer(...)        background server for tests: .url, .stop()
 """
 from __future__ import annotations
@@ -21,9 +21,10 @@ from sanic import Sanic
 from sanic.request import Request
 from sanic.response import HTTPResponse, raw
 
-from core.chains import CHAINS
-from core.epochs import DAY, hour_start, iso
+from devnet.deployments import DEPLOYMENTS, chain_book
+from devnet.timeutil import DAY, hour_start, iso
 from devnet.clock import ManualClock, WallClock
+from devnet.config import DevnetConfig
 from devnet.model import ChainSim
 from devnet.params import CHAIN_PARAMS
 from devnet.rpc.node import RpcNode
@@ -103,7 +104,7 @@ def build_state(*, seed: int = 56, history_days: float = 90, chains=(56,), scale
     for cid in chains:
         if cid not in CHAIN_PARAMS:
             raise KeyError(f"no devnet parameters for chain {cid}")
-        bt = CHAINS[cid].block_time_seconds
+        bt = DEPLOYMENTS[cid].block_time_seconds
         g = genesis_ts if genesis_ts is not None else resolve_genesis(data_dir, cid, seed, history_days, bt,
                                                                        clock.now())
         sim = ChainSim(cid, seed, g, history_days, scale, clock, (contracts or {}).get(cid))
@@ -305,6 +306,12 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
     async def truth_vault_users(request: Request, chain_id: int):
         return _vault_truth(request, chain_id, lambda sim, block: sim.vault_users(block))
 
+    @app.get("/book")
+    async def book(request: Request):
+        """The served chains as the product's chain book (its `CHAIN_BOOK` configuration)."""
+        base = f"{request.scheme}://{request.host}"
+        return _json(chain_book(base, {cid: rt.sim.vault_book_entries() for cid, rt in state.chains.items()}))
+
     @app.get("/chains/<chain_id:int>/deployment")
     async def deployment(request: Request, chain_id: int):
         rt = runtime(chain_id)
@@ -413,22 +420,19 @@ def _summary(state: DevnetState, url: str) -> str:
     return f"devnet listening on {url}: " + "; ".join(parts) + f"; {clock}"
 
 
-def serve(settings=None, host: str | None = None, port: int | None = None, *, seed: int | None = None,
-          history_days: float | None = None, scale: float = 1.0, chains=None, genesis_ts: int | None = None,
-          now: int | None = None, manual_clock: bool = False) -> None:
-    """Build the simulation and serve it (blocking)."""
-    if settings is None:
-        from core.config import Settings
-        settings = Settings.from_env()
+def serve(config: DevnetConfig | None = None, host: str | None = None, port: int | None = None, *,
+          seed: int | None = None, history_days: float | None = None, scale: float = 1.0, chains=None,
+          genesis_ts: int | None = None, now: int | None = None, manual_clock: bool = False) -> None:
+    """Build the simulation and serve it (blocking); unset arguments come from DEVNET_* variables."""
+    config = config or DevnetConfig.from_env()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    host = host or settings.devnet_host
-    port = port if port is not None else settings.devnet_port
-    chain_ids = list(chains) if chains else [c for c in settings.chains if c in CHAIN_PARAMS]
+    host = host or config.host
+    port = port if port is not None else config.port
     state = build_state(
-        seed=settings.devnet_seed if seed is None else seed,
-        history_days=settings.devnet_history_days if history_days is None else history_days,
-        chains=chain_ids, scale=scale, genesis_ts=genesis_ts, now=now, manual_clock=manual_clock,
-        data_dir=settings.data_dir, contracts={c: settings.contracts(c) for c in chain_ids},
+        seed=config.seed if seed is None else seed,
+        history_days=config.history_days if history_days is None else history_days,
+        chains=list(chains) if chains else list(config.chains), scale=scale, genesis_ts=genesis_ts, now=now,
+        manual_clock=manual_clock, data_dir=config.data_dir,
     )
     app = create_app(state, "devnet")
     log.info(_summary(state, f"http://{host}:{port}"))

@@ -28,12 +28,12 @@ from typing import Callable, Iterator
 from dagster import DagsterInstance, ResourceDefinition
 from dagster._core.storage.tags import ASSET_PARTITION_RANGE_END_TAG, ASSET_PARTITION_RANGE_START_TAG
 
-from assets.upstream import protocol_start
-from assets.publication import published_times
-from core.chains import STATS_CHAIN_ID
-from core.config import Settings
-from core.epochs import DAY, HOUR, QUARTER_HOUR, floor_to
-from orchestration.partitions import (
+from ve_analytics.assets.upstream import protocol_start
+from ve_analytics.assets.publication import published_times
+from ve_analytics.core.chains import STATS_CHAIN_ID
+from ve_analytics.core.config import Settings
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, floor_to
+from ve_analytics.assets.partitions import (
     day_key,
     day_start_of,
     latest_day_key,
@@ -41,9 +41,9 @@ from orchestration.partitions import (
     snapshot_day_key,
     snapshot_tags,
 )
-from orchestration.resources import Progress
-from readers.chain import ChainReader
-from readers.graphql import SubgraphClient
+from ve_analytics.assets.resources import Progress
+from ve_analytics.readers.chain import ChainReader
+from ve_analytics.readers.graphql import SubgraphClient
 
 SNAPSHOTS_PER_DAY = DAY // QUARTER_HOUR
 PLANNED_EVENTS_ENV = "DAGSTER_EMIT_PARTITION_SUBSET_IN_PLANNED_EVENTS"
@@ -170,7 +170,7 @@ def _batch_tags(batch: list[int], force: bool) -> dict[str, str]:
 
 def _snapshot_batch(settings: Settings, tags: dict[str, str]) -> str:
     """One snapshot_job run over a partition range, in a worker process; returns the run id."""
-    from orchestration.definitions import build_defs
+    from ve_analytics.orchestration.definitions import build_defs
 
     with dagster_instance(settings) as instance:
         result = _execute(
@@ -222,8 +222,8 @@ def backfill(
     `chunk_days` each; with several runs they go to `workers` processes (default: one per CPU,
     at most 4), because Dagster's per-partition bookkeeping is CPU-bound Python.
     """
-    from orchestration.definitions import build_defs
-    from warehouse.client import get_client
+    from ve_analytics.orchestration.definitions import build_defs
+    from ve_analytics.warehouse.client import get_client
 
     say = progress or (lambda line: None)
     workers = workers if workers is not None else min(4, os.cpu_count() or 1)
@@ -306,7 +306,7 @@ def run_snapshot(settings: Settings, snapshot_at: int | None = None, *, force: b
     A published snapshot is left alone unless `force`. Raises when the run fails; the failed
     attempt is recorded in snapshot_runs and the previous successful snapshot stays the latest.
     """
-    from orchestration.definitions import build_defs
+    from ve_analytics.orchestration.definitions import build_defs
 
     at = snapshot_at if snapshot_at is not None else latest_snapshot_at()
     with dagster_instance(settings) as instance:
@@ -316,7 +316,7 @@ def run_snapshot(settings: Settings, snapshot_at: int | None = None, *, force: b
 
 def run_history(settings: Settings, partition_key: str | None = None) -> str:
     """Materialize one history day (default: the day of the hour that just ended); run id."""
-    from orchestration.definitions import build_defs
+    from ve_analytics.orchestration.definitions import build_defs
 
     key = partition_key or latest_day_key()
     with dagster_instance(settings) as instance:

@@ -21,23 +21,21 @@ check is one row of CHECKS: its SQL returns one row whose `failing` columns coun
 check passes when they are all 0); every column of that row is shown as metadata.
 """
 
-import re
 import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 from dagster import AssetCheckExecutionContext, AssetCheckResult, AssetChecksDefinition, asset_check
 
-from assets.writers import load_sql, query_rows
-from core.config import Settings
-from core.epochs import iso
-from core.methodology import METHODOLOGY_VERSION
-from core.vaults import vaults_for
-from orchestration.resources import ChainResource, WarehouseResource
+from ve_analytics.assets.writers import query_rows
+from ve_analytics.warehouse import sqlbook
+from ve_analytics.core.config import Settings
+from ve_analytics.core.epochs import iso
+from ve_analytics.core.methodology import METHODOLOGY_VERSION
+from ve_analytics.assets.resources import ChainResource, WarehouseResource
 
 REL_TOL = 1e-9
 FAR_FUTURE = 32503680000  # year 3000: "no upper bound" for range-parameterized check SQL
-_PARAM = re.compile(r"\{(\w+):")
 
 
 @dataclass(frozen=True)
@@ -107,7 +105,7 @@ def _metadata(row: dict[str, Any]) -> dict[str, Any]:
 
 def _check(spec: SqlCheck, settings: Settings) -> AssetChecksDefinition:
     sql = f"checks/{spec.sql}"
-    declared = set(_PARAM.findall(load_sql(sql)))
+    declared = set(sqlbook.sql(f"transforms/{sql}").parameters)
 
     @asset_check(asset=spec.asset, name=spec.name, additional_deps=list(spec.deps), description=spec.description)
     def _sql_check(
@@ -116,7 +114,7 @@ def _check(spec: SqlCheck, settings: Settings) -> AssetChecksDefinition:
         values = {
             "chain_id": chain.chain_id, "from_ts": 0, "to_ts": FAR_FUTURE, "rel_tol": REL_TOL,
             "now_ts": int(time.time()), "stale_after": settings.stale_after_minutes * 60,
-            "methodology": METHODOLOGY_VERSION, "vaults": [v.address.lower() for v in vaults_for(chain.chain_id)],
+            "methodology": METHODOLOGY_VERSION, "vaults": [v.address.lower() for v in chain.config().vaults],
         }
         with warehouse.client() as client:
             row = query_rows(client, sql, {k: v for k, v in values.items() if k in declared})[0]

@@ -10,11 +10,11 @@ import time
 
 from dagster import DefaultSensorStatus, RunFailureSensorContext, SensorDefinition, run_failure_sensor
 
-from assets.publication import published_times, record_failure
-from assets.upstream import window_snapshot_times
-from core.epochs import DAY
-from orchestration.partitions import SNAPSHOTS_FROM_TAG, SNAPSHOTS_UNTIL_TAG, day_start_of, parse_tag_time
-from orchestration.resources import ChainResource, WarehouseResource
+from ve_analytics.assets.publication import published_times, record_failure
+from ve_analytics.assets.upstream import window_snapshot_times
+from ve_analytics.core.epochs import DAY
+from ve_analytics.assets.partitions import SNAPSHOTS_FROM_TAG, SNAPSHOTS_UNTIL_TAG, day_start_of, parse_tag_time
+from ve_analytics.assets.resources import ChainResource, WarehouseResource
 
 PARTITION_TAG = "dagster/partition"
 RANGE_START_TAG = "dagster/asset_partition_range_start"

@@ -25,7 +25,7 @@ from web3.providers.rpc import HTTPProvider
 from web3.providers.rpc.utils import ExceptionRetryConfiguration
 
 if TYPE_CHECKING:  # pragma: no cover
-    from core.config import Settings
+    from ve_analytics.core.config import Settings
 
 log = logging.getLogger("readers.chain")
 
@@ -411,6 +411,6 @@ def _decode(types: list[str], data: bytes) -> Any:
 
 
 def _default_multicall() -> str:
-    from core.chains import MULTICALL3
+    from ve_analytics.core.chains import MULTICALL3
 
     return MULTICALL3

@@ -19,16 +19,18 @@ import logging
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from clickhouse_connect.driver.exceptions import ClickHouseError as DriverError
 
-from core.config import Settings
-from warehouse.client import get_client
+from ve_analytics.core.config import Settings
+from ve_analytics.warehouse import sqlbook
+from ve_analytics.warehouse.client import get_client
 
 log = logging.getLogger("warehouse.migrate")
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "warehouse_sql" / "migrations"
+MIGRATIONS_DIR: Traversable = sqlbook.folder("migrations")
 MIGRATIONS_TABLE = "schema_migrations"
 ANALYST_ROLE = "analyst_readonly"
 
@@ -70,13 +72,13 @@ def _literal(value: str) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def load_migrations(migrations_dir: Path) -> list[Migration]:
+def load_migrations(migrations_dir: Traversable) -> list[Migration]:
     """The migration files of a folder, in version order, validated."""
     if not migrations_dir.is_dir():
         raise MigrationError(f"migrations folder {migrations_dir} does not exist")
     found: dict[int, Migration] = {}
-    for path in sorted(migrations_dir.iterdir()):
-        if path.suffix != ".sql" or path.name.startswith("."):
+    for path in sorted(migrations_dir.iterdir(), key=lambda p: p.name):
+        if not path.name.endswith(".sql") or path.name.startswith("."):
             continue
         m = _FILE_NAME.match(path.name)
         if not m:

@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
-from core.config import Settings
+from ve_analytics.core.config import Settings
 
 log = logging.getLogger("warehouse.server")
 
@@ -1106,7 +1106,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int)
     parser.add_argument("--data-dir")
     args = parser.parse_args(argv)
-    from core.logs import setup_logging
+    from ve_analytics.core.logs import setup_logging
 
     setup_logging()
     serve(Settings.from_env(), host=args.host, port=args.port, data_dir=Path(args.data_dir) if args.data_dir else None)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.envelope import ApiError
-from api.routes import ErrorDoc, RequestContext, Route
-from api.schema import ADDRESS, ISO_TIME, RAW_INTEGER, nullable, obj, ref
-from api.validation import Param
-from core.epochs import LAST_EPOCH_START, WEEK
+from ve_analytics.api.envelope import ApiError
+from ve_analytics.api.routes import ErrorDoc, RequestContext, Route
+from ve_analytics.api.schema import ADDRESS, ISO_TIME, RAW_INTEGER, nullable, obj, ref
+from ve_analytics.api.validation import Param
+from ve_analytics.core.epochs import LAST_EPOCH_START, WEEK
 
 ANY = -1
 EPOCH_TEXT = "an epoch start: Thursday 00:00 UTC"

@@ -10,10 +10,10 @@ import time
 from datetime import datetime
 from typing import Any
 
-from api.envelope import ApiError
-from api.routes import RequestContext
-from core.epochs import DAY, HOUR, QUARTER_HOUR, iso
-from core.methodology import METHODOLOGY_VERSION
+from ve_analytics.api.envelope import ApiError
+from ve_analytics.api.routes import RequestContext
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, iso
+from ve_analytics.core.methodology import METHODOLOGY_VERSION
 
 log = logging.getLogger("api")
 

@@ -12,12 +12,12 @@ import asyncio
 import time
 from typing import Any
 
-from api.envelope import ApiError
-from api.routes import ErrorDoc, RequestContext, Route
-from api.schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, obj, ref
-from api.stats.handlers import flow_windows
-from api.validation import Param
-from core.epochs import iso
+from ve_analytics.api.envelope import ApiError
+from ve_analytics.api.routes import ErrorDoc, RequestContext, Route
+from ve_analytics.api.schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, obj, ref
+from ve_analytics.api.stats.handlers import flow_windows
+from ve_analytics.api.validation import Param
+from ve_analytics.core.epochs import iso
 
 COMPETITORS_CACHE_SECONDS = 300
 LIVE_CACHE_SECONDS = 15  # s-maxage of the live route; the server-side cache is settings.live_cache_seconds
@@ -550,7 +550,7 @@ async def live_dynamic_fees(ctx: RequestContext) -> dict[str, Any]:
             return hit[1]
         try:
             if state.reader is None:
-                from readers.chain import ChainReader
+                from ve_analytics.readers.chain import ChainReader
 
                 state.reader = ChainReader.from_settings(ctx.settings, ctx.chain_id, timeout=10.0, retries=1)
             contracts = ctx.settings.contracts(ctx.chain_id)

@@ -7,11 +7,11 @@ in schemas.py, and one `Route(...)` line below. Nothing else changes.
 """
 from __future__ import annotations
 
-from api.routes import ErrorDoc, Family, Route
-from api.stats import governance, handlers, market
-from api.stats.schemas import SCHEMAS, ref
-from api.validation import Param
-from core.chains import STATS_CHAIN_ID
+from ve_analytics.api.routes import ErrorDoc, Family, Route
+from ve_analytics.api.stats import governance, handlers, market
+from ve_analytics.api.stats.schemas import SCHEMAS, ref
+from ve_analytics.api.validation import Param
+from ve_analytics.core.chains import STATS_CHAIN_ID
 
 CONTRACT_VERSION = "0.1.0"
 CONFIG_CACHE_SECONDS = 300

@@ -6,7 +6,7 @@ decimal strings next to a number scaled by 1e18 (docs/adr/0001-units-and-scales.
 """
 from __future__ import annotations
 
-from api.schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, obj, ref
+from ve_analytics.api.schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, obj, ref
 
 FLOW_WINDOW = obj(
     {

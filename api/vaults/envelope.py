@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from api.envelope import Envelope, now_iso
-from api.schema import ISO_TIME
-from core.chains import CHAINS, STATS_CHAIN_ID
+from ve_analytics.api.envelope import Envelope, now_iso
+from ve_analytics.api.schema import ISO_TIME
+from ve_analytics.core.chains import STATS_CHAIN_ID
 
 API_VERSION = "v1"
 
@@ -22,9 +22,12 @@ CONVENTIONS = {
 
 
 class VaultEnvelope(Envelope):
-    def __init__(self, chain_id: int = STATS_CHAIN_ID):
+    def __init__(self, chain_id: int = STATS_CHAIN_ID, network: str | None = None):
         self.chain_id = chain_id
-        self.network = CHAINS[chain_id].network
+        self.network = network  # the chain book's name of the network, bound by `for_settings`
+
+    def for_settings(self, settings: Any) -> "VaultEnvelope":
+        return VaultEnvelope(self.chain_id, settings.chain(self.chain_id).network)
 
     def _base(self) -> dict[str, Any]:
         return {"chainId": self.chain_id, "network": self.network, "apiVersion": API_VERSION, "generatedAt": now_iso()}
@@ -43,7 +46,7 @@ class VaultEnvelope(Envelope):
     def meta_schemas(self, chain_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
         properties = {
             "chainId": {"const": chain_id},
-            "network": {"const": CHAINS[chain_id].network},
+            "network": {"const": self.network},
             "apiVersion": {"const": API_VERSION},
             "generatedAt": {**ISO_TIME, "description": "when the answer was assembled (a memoized answer keeps its first)"},
             "indexedBlock": {

@@ -6,14 +6,13 @@ import logging
 import re
 from typing import Any
 
-from api.envelope import ApiError
-from api.routes import RequestContext
-from api.vaults import sources
-from api.vaults.chain import BookState, VaultState
-from api.vaults.manifest import manifest
-from api.vaults.records import checksum, health_record, token, tvl_usd, vault_record
-from core.chains import CHAINS
-from core.vaults import KINDS
+from ve_analytics.api.envelope import ApiError
+from ve_analytics.api.routes import RequestContext
+from ve_analytics.api.vaults import sources
+from ve_analytics.api.vaults.chain import BookState, VaultState
+from ve_analytics.api.vaults.manifest import manifest
+from ve_analytics.api.vaults.records import checksum, health_record, token, tvl_usd, vault_record
+from ve_analytics.core.vaults import KINDS
 
 NOT_FOUND = "not_found"
 INVALID_ADDRESS = "invalid_address"
@@ -62,7 +61,7 @@ async def meta(ctx: RequestContext) -> dict[str, Any]:
     _answered(ctx, state, None in tvls)
     return {
         "chainId": ctx.chain_id,
-        "network": CHAINS[ctx.chain_id].network,
+        "network": ctx.settings.chain(ctx.chain_id).network,
         "contracts": {name: checksum(address) for name, address in sorted(book.items())},
         "protocolTokens": {"core": checksum(book.get("coreToken"))},
         "vaultCounts": {"total": len(state.vaults), **{k: sum(v.config.kind == k for v in state.vaults) for k in KINDS}},

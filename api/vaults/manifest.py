@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.vaults import abi
-from api.vaults.records import checksum, deposits_available, token
-from api.vaults.chain import BookState, VaultState
+from ve_analytics.api.vaults import abi
+from ve_analytics.api.vaults.records import checksum, deposits_available, token
+from ve_analytics.api.vaults.chain import BookState, VaultState
 
 BPS = 10_000
 ZAP_GAS_MULTIPLIER = 2

@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from api.vaults.chain import VaultState
-from api.vaults.records import _raw, _scaled, amounts, checksum, token, value_usd
+from ve_analytics.api.vaults.chain import VaultState
+from ve_analytics.api.vaults.records import _raw, _scaled, amounts, checksum, token, value_usd
 
 FLOW_TYPES = ("deposit", "withdrawal")
 

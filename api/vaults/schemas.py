@@ -1,7 +1,7 @@
 """JSON Schemas of /api/v1's `data` members (OpenAPI components.schemas)."""
 from __future__ import annotations
 
-from api.schema import ISO_TIME, RAW_INTEGER, nullable, obj, ref
+from ve_analytics.api.schema import ISO_TIME, RAW_INTEGER, nullable, obj, ref
 
 CHECKSUM = {"type": "string", "pattern": "^0x[0-9a-fA-F]{40}$", "description": "EIP-55 checksummed address"}
 CHECKSUM_OR_NULL = {"type": ["string", "null"], "pattern": "^0x[0-9a-fA-F]{40}$", "description": "EIP-55 checksummed address; null when unknown"}

@@ -10,11 +10,10 @@ from typing import Any, Awaitable, Callable
 
 import httpx
 
-from api.envelope import ApiError
-from api.routes import RequestContext
-from api.vaults.chain import BookState, read_balances, read_book
-from api.vaults.memo import Memo
-from core.vaults import vault_contracts, vaults_for
+from ve_analytics.api.envelope import ApiError
+from ve_analytics.api.routes import RequestContext
+from ve_analytics.api.vaults.chain import BookState, read_balances, read_book
+from ve_analytics.api.vaults.memo import Memo
 
 log = logging.getLogger("api")
 
@@ -33,13 +32,13 @@ def memo(ctx: RequestContext) -> Memo:
 
 def contracts(ctx: RequestContext) -> dict[str, str]:
     """The chain's address book plus the vault-protocol contracts (factory, zapper, position manager)."""
-    return {**ctx.settings.contracts(ctx.chain_id), **vault_contracts(ctx.chain_id)}
+    return {**ctx.settings.contracts(ctx.chain_id), **ctx.settings.chain(ctx.chain_id).vault_contracts}
 
 
 def _reader(ctx: RequestContext) -> Any:
     app_ctx = ctx.app.ctx
     if getattr(app_ctx, "vault_reader", None) is None:
-        from readers.chain import ChainReader
+        from ve_analytics.readers.chain import ChainReader
 
         app_ctx.vault_reader = ChainReader.from_settings(ctx.settings, ctx.chain_id, timeout=RPC_TIMEOUT_SECONDS, retries=1)
     return app_ctx.vault_reader
@@ -49,7 +48,7 @@ async def book(ctx: RequestContext) -> BookState:
     """Every vault's on-chain state at the head block; 502 upstream_error when the RPC fails."""
 
     async def compute() -> BookState:
-        reader, vaults, book_contracts = _reader(ctx), vaults_for(ctx.chain_id), contracts(ctx)
+        reader, vaults, book_contracts = _reader(ctx), ctx.settings.vaults(ctx.chain_id), contracts(ctx)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, read_book, reader, vaults, book_contracts)
 

@@ -6,7 +6,7 @@ from bisect import bisect_right
 
 from eth_utils import to_checksum_address
 
-from core.epochs import HOUR, WEEK, epoch_start
+from devnet.timeutil import HOUR, WEEK, epoch_start
 from devnet.addresses import ZERO_ADDRESS
 from devnet.amm.v2 import V2Pool
 from devnet.rpc.abi import Contract, Revert, method

@@ -14,7 +14,7 @@ from decimal import Decimal
 
 import numpy as np
 
-from core.epochs import HOUR, WEEK, epoch_start
+from devnet.timeutil import HOUR, WEEK, epoch_start
 from devnet.addresses import ZERO_ADDRESS
 
 MAXTIME = 4 * 365 * 86400

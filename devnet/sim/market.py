@@ -12,7 +12,7 @@ import math
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from core.epochs import HOUR, epoch_start
+from devnet.timeutil import HOUR, epoch_start
 from devnet.amm import cl as clmath
 from devnet.amm.cl import CLPool
 from devnet.amm.v2 import V2Pool

@@ -21,8 +21,8 @@ from bisect import bisect_right
 
 import numpy as np
 
-from core.epochs import DAY, HOUR, hour_start
-from core.vaults import DEFAULT_VAULTS, vault_contracts
+from devnet.timeutil import DAY, HOUR, hour_start
+from devnet.deployments import vault_address, vault_contracts
 from devnet.amm import cl as clmath
 from devnet.params import VaultSpec
 
@@ -465,12 +465,10 @@ class VaultBook:
         history_s = int(sim.history_days * DAY)
         self._history_s = history_s
         self.global_pause = self.window(p.vault_global_pause)
-        book = {c.key: c for c in DEFAULT_VAULTS.get(sim.chain_id, ())}
         self.contracts = vault_contracts(sim.chain_id)
         self.vaults: list[VaultSim] = []
         for i, spec in enumerate(p.vaults):
-            cfg = book.get(spec.key)
-            address = cfg.address if cfg is not None else sim.label_address(f"vault:{spec.key}")
+            address = vault_address(sim.chain_id, spec.key)
             pool = sim.pool(spec.pool)
             created = hour_start(pool.created_ts) + HOUR + (10 + 5 * i) * 60
             self.vaults.append(VaultSim(self, i, spec, address, pool, created))

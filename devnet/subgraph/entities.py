@@ -6,7 +6,7 @@ import math
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 
-from core.epochs import DAY, HOUR, epoch_start, hour_start
+from devnet.timeutil import DAY, HOUR, epoch_start, hour_start
 from devnet.amm.cl import Q96
 from devnet.subgraph.schema import Units
 from devnet.subgraph.store import EventStore

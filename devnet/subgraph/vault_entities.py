@@ -3,7 +3,7 @@
 is recomputed up to it, like the pools' periods)."""
 from __future__ import annotations
 
-from core.epochs import DAY, HOUR
+from devnet.timeutil import DAY, HOUR
 from devnet.subgraph.schema import Units
 from devnet.subgraph.store import EventStore
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from core.config import Settings
+from ve_analytics.core.config import Settings
 
 ANALYST_USER, ANALYST_PASSWORD = "analyst", "analyst-secret"
 WRITER_USER, WRITER_PASSWORD = "writer", "writer-secret"
 
 
-def settings_for(url: str, database: str, data_dir: Path) -> Settings:
-    """Settings naming everything the API reads explicitly (the caller's environment cannot leak in)."""
+def settings_for(url: str, database: str, data_dir: Path | None, chains: dict | None = None) -> Settings:
+    """Settings naming everything the API reads explicitly (the caller's environment cannot leak in);
+    `chains` is a chain book (support.chains) when the routes need one."""
     return dataclasses.replace(
         Settings.from_env(),
         data_dir=data_dir,
@@ -26,4 +27,5 @@ def settings_for(url: str, database: str, data_dir: Path) -> Settings:
         response_cache_entries=1024,
         production_host="https://api.example.org",
         api_workers=1,
+        chains=dict(chains or {}),
     )

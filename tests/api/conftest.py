@@ -25,16 +25,17 @@ from typing import Any
 import httpx
 import pytest
 
-from api.contract_check import ContractChecker
+from ve_analytics.api.contract_check import ContractChecker
+from support.chains import with_devnet_book
 from api_settings import ANALYST_PASSWORD, ANALYST_USER, WRITER_PASSWORD, WRITER_USER, settings_for
-from api.testing import ApiServer
+from ve_analytics.api.testing import ApiServer
 from governance_seed import seed_governance
 from market_seed import seed_market_minimal
-from core.config import Settings
-from core.epochs import DAY, HOUR, QUARTER_HOUR, epoch_start
-from core.processes import Service, cli, free_port
-from warehouse.client import get_client
-from warehouse.migrate import migrate
+from ve_analytics.core.config import Settings
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, epoch_start
+from ve_analytics.cli.processes import Service, cli, free_port
+from ve_analytics.warehouse.client import get_client
+from ve_analytics.warehouse.migrate import migrate
 
 
 PROTOCOL_COLUMNS = [
@@ -297,14 +298,16 @@ def api_devnet():
         yield devnet
 
 
-def with_rpc(settings: Settings, devnet) -> Settings:
-    chains = {**settings.chains, 56: dataclasses.replace(settings.chains[56], rpc_url=devnet.rpc_url(56))}
-    return dataclasses.replace(settings, chains=chains)
+@pytest.fixture(scope="session")
+def chains(api_devnet, tmp_path_factory) -> dict:
+    """The devnet's chain book, as the product receives it."""
+    return with_devnet_book(settings_for("http://unused", "unused", None), api_devnet.url,
+                            tmp_path_factory.mktemp("book")).chains
 
 
 @pytest.fixture(scope="session")
-def fresh_settings(warehouse, api_devnet, tmp_path_factory) -> Settings:
-    settings = with_rpc(settings_for(warehouse.url, "api_fresh", tmp_path_factory.mktemp("fresh")), api_devnet)
+def fresh_settings(warehouse, chains, tmp_path_factory) -> Settings:
+    settings = settings_for(warehouse.url, "api_fresh", tmp_path_factory.mktemp("fresh"), chains)
     migrate(settings)
     return settings
 
@@ -341,8 +344,8 @@ def fresh(fresh_server, contract, http) -> Api:
 
 
 @pytest.fixture(scope="session")
-def stale(warehouse, contract, http, tmp_path_factory):
-    settings = settings_for(warehouse.url, "api_stale", tmp_path_factory.mktemp("stale"))
+def stale(warehouse, chains, contract, http, tmp_path_factory):
+    settings = settings_for(warehouse.url, "api_stale", tmp_path_factory.mktemp("stale"), chains)
     migrate(settings)
     seed_stale(settings)
     server = _start_api(settings, settings.data_dir / "api.log")
@@ -353,8 +356,8 @@ def stale(warehouse, contract, http, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def empty(warehouse, contract, http, tmp_path_factory):
-    settings = settings_for(warehouse.url, "api_empty", tmp_path_factory.mktemp("empty"))
+def empty(warehouse, chains, contract, http, tmp_path_factory):
+    settings = settings_for(warehouse.url, "api_empty", tmp_path_factory.mktemp("empty"), chains)
     migrate(settings)
     server = _start_api(settings, settings.data_dir / "api.log")
     try:
@@ -364,10 +367,10 @@ def empty(warehouse, contract, http, tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def unreachable(contract, http, tmp_path_factory):
+def unreachable(chains, contract, http, tmp_path_factory):
     """The API started while no warehouse listens at its URL."""
     data_dir = tmp_path_factory.mktemp("unreachable")
-    settings = settings_for(f"http://127.0.0.1:{free_port()}", "api_none", data_dir)
+    settings = settings_for(f"http://127.0.0.1:{free_port()}", "api_none", data_dir, chains)
     server = _start_api(settings, data_dir / "api.log")
     try:
         yield Api(server, contract, http)

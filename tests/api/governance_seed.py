@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from core.epochs import WEEK, epoch_start
+from ve_analytics.core.epochs import WEEK, epoch_start
 
 
 def ts(unix: int) -> datetime:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 
-from core.epochs import HOUR, QUARTER_HOUR, epoch_start
+from ve_analytics.core.epochs import HOUR, QUARTER_HOUR, epoch_start
 
 E18 = 10**18
 SOURCES = ["subgraph", "chain-rpc"]
@@ -207,9 +207,9 @@ class MarketApi:
 def start_market(fresh_settings, contract, http, devnet, data_dir, latest: int) -> MarketApi:
     import dataclasses
 
-    from api.testing import ApiServer
-    from warehouse.client import get_client
-    from warehouse.migrate import migrate
+    from ve_analytics.api.testing import ApiServer
+    from ve_analytics.warehouse.client import get_client
+    from ve_analytics.warehouse.migrate import migrate
 
     settings = dataclasses.replace(fresh_settings, clickhouse_database="api_market", data_dir=data_dir, live_cache_seconds=0.0)
     migrate(settings)

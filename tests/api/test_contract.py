@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from api.envelope import cache_control
-from api.stats.routes import FAMILY
+from ve_analytics.api.envelope import cache_control
+from ve_analytics.api.stats.routes import FAMILY
 
 PATHS = [FAMILY.full_path(route) for route in FAMILY.routes]
 SNAPSHOT_PATHS = [FAMILY.full_path(route) for route in FAMILY.routes if route.snapshot]

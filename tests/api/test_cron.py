@@ -13,11 +13,11 @@ import time
 import httpx
 import pytest
 
-from api import cron
-from api.envelope import ApiError
-from api.testing import ApiServer
-from core.config import ChainEndpoints
-from core.epochs import DAY, QUARTER_HOUR, iso
+from ve_analytics.api import cron
+from ve_analytics.api.envelope import ApiError
+from ve_analytics.api.testing import ApiServer
+from support.chains import with_devnet_book
+from ve_analytics.core.epochs import DAY, QUARTER_HOUR, iso
 
 TOKEN = "cron-test-token-0123456789"
 PATH = cron.CRON_PATH
@@ -101,8 +101,8 @@ class CronStack:
 @pytest.fixture(scope="module")
 def cron_stack(fresh_settings, tmp_path_factory):
     from devnet.server import DevnetServer
-    from orchestration.backfill import backfill
-    from warehouse.migrate import migrate
+    from ve_analytics.orchestration.backfill import backfill
+    from ve_analytics.warehouse.migrate import migrate
 
     data_dir = tmp_path_factory.mktemp("cron")
     # 20 minutes behind the wall clock: the partition of its newest snapshot has ended for Dagster
@@ -110,14 +110,13 @@ def cron_stack(fresh_settings, tmp_path_factory):
     if now % QUARTER_HOUR < 5:
         now += 5  # a snapshot time's block is final only once the head has passed it
     devnet = DevnetServer(seed=7, history_days=1, genesis_ts=now - now % DAY - DAY, now=now, manual_clock=True).start()
-    settings = dataclasses.replace(
+    settings = with_devnet_book(dataclasses.replace(
         fresh_settings,  # the session warehouse, its users; a database of its own
         clickhouse_database="api_cron",
         data_dir=data_dir,
         dagster_home=data_dir / "dagster",
         cron_token=TOKEN,
-        chains={56: ChainEndpoints(56, devnet.subgraph_url(), devnet.rpc_url())},
-    )
+    ), devnet.url, data_dir)
     server = None
     try:
         migrate(settings)
@@ -153,8 +152,8 @@ def test_invalid_partition_is_refused(cron_stack, http):
 def test_launches_a_dagster_run_that_publishes_the_snapshot(cron_stack, http):
     from dagster import DagsterRunStatus
 
-    from orchestration.backfill import dagster_instance
-    from warehouse.client import get_client
+    from ve_analytics.orchestration.backfill import dagster_instance
+    from ve_analytics.warehouse.client import get_client
 
     started = time.monotonic()
     r = http.post(cron_stack.url + PATH, params={"partition": cron_stack.key}, headers={"Authorization": f"Bearer {TOKEN}"})

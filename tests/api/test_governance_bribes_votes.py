@@ -10,7 +10,7 @@ import json
 import pytest
 from governance_seed import E18, POOL_A, POOL_C, WALLET, Gov
 
-from core.epochs import LAST_EPOCH_START, WEEK
+from ve_analytics.core.epochs import LAST_EPOCH_START, WEEK
 
 
 @pytest.fixture(scope="module")
@@ -163,7 +163,7 @@ def test_markets_bribes_default_epoch_is_the_newest_with_bribes(fresh, gov):
 
 
 def test_markets_bribes_of_an_epoch(fresh, gov, fresh_settings):
-    from warehouse.client import get_client
+    from ve_analytics.warehouse.client import get_client
 
     client = get_client(fresh_settings)
     try:  # fees of e1 for POOL_A and POOL_C (POOL_X has none: unknown)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from governance_seed import E18, GAUGE, POOL_A, POOL_C, WALLET, Gov
 
-from core.epochs import WEEK, iso
+from ve_analytics.core.epochs import WEEK, iso
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import json
 import pytest
 from governance_seed import E18, GAUGE, POOL_A, POOL_C, POOL_X, Gov
 
-from core.epochs import iso
+from ve_analytics.core.epochs import iso
 
 GA = GAUGE[POOL_A]
 

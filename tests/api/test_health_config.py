@@ -2,8 +2,8 @@
 snapshot or without a warehouse."""
 from __future__ import annotations
 
-from core.epochs import iso
-from core.methodology import METHODOLOGY_VERSION
+from ve_analytics.core.epochs import iso
+from ve_analytics.core.methodology import METHODOLOGY_VERSION
 
 
 def test_health_fresh_is_200(fresh, fresh_data):

@@ -6,7 +6,7 @@ import concurrent.futures
 
 import pytest
 
-from core.epochs import iso
+from ve_analytics.core.epochs import iso
 
 ROUTES_60 = ["/api/stats/protocol", "/api/stats/protocol/history", "/api/stats/protocol/daily"]
 

@@ -8,7 +8,7 @@ import time
 import pytest
 from market_seed import CORE, G1, LONELY, P1, P2, P3, P4, P5, SUPPLY_RAW, USDC, USDT, WBNB, start_market
 
-from core.epochs import DAY, QUARTER_HOUR, iso
+from ve_analytics.core.epochs import DAY, QUARTER_HOUR, iso
 
 @pytest.fixture(scope="module")
 def market(fresh_settings, contract, http, api_devnet, tmp_path_factory):

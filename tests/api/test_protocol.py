@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 from pathlib import Path
 
-from core.epochs import DAY, HOUR, QUARTER_HOUR, epoch_start, iso
-from warehouse.client import get_client
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, epoch_start, iso
+from ve_analytics.warehouse.client import get_client
 
 QUERIES = Path(__file__).resolve().parents[2] / "warehouse_sql" / "queries" / "stats"
 

@@ -32,9 +32,9 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from api.cron import CRON_PATH
-from api.openapi import build_openapi
-from api.stats.routes import FAMILY
+from ve_analytics.api.cron import CRON_PATH
+from ve_analytics.api.openapi import build_openapi
+from ve_analytics.api.stats.routes import FAMILY
 from api_settings import settings_for
 
 MAX_EXAMPLES = 30  # fuzzing cases per operation; the coverage phase adds its own deterministic ones

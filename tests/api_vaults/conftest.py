@@ -18,13 +18,14 @@ from typing import Any, Callable
 import httpx
 import pytest
 
-from api.contract_check import ContractChecker
-from api.testing import ApiServer
-from core.config import ChainEndpoints, Settings
-from core.epochs import DAY, HOUR, QUARTER_HOUR
-from core.processes import Service, cli, free_port
-from warehouse.client import get_client
-from warehouse.migrate import migrate
+from ve_analytics.api.contract_check import ContractChecker
+from ve_analytics.api.testing import ApiServer
+from ve_analytics.core.config import Settings
+from support.chains import with_devnet_book
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR
+from ve_analytics.cli.processes import Service, cli, free_port
+from ve_analytics.warehouse.client import get_client
+from ve_analytics.warehouse.migrate import migrate
 from vault_suite import UNPRICED_GAUGE_VAULT, UNWRAPPED_GAUGE, Api
 
 SEED = 56
@@ -95,19 +96,17 @@ def warehouse(tmp_path_factory):
 @pytest.fixture(scope="session")
 def settings(warehouse, devnet) -> Settings:
     url, data_dir = warehouse
-    base = Settings.from_env()
-    settings = dataclasses.replace(
-        base,
+    settings = with_devnet_book(dataclasses.replace(
+        Settings.from_env(),
         data_dir=data_dir,
         clickhouse_url=url,
         clickhouse_user="default",
         clickhouse_password="",
         clickhouse_database="vault_api_test",
         stale_after_minutes=45,
-        chains={**base.chains, 56: ChainEndpoints(56, devnet.server.subgraph_url(), devnet.server.rpc_url())},
         vault_api_rate_per_second=1000.0,
         vault_api_rate_burst=10_000,
-    )
+    ), devnet.server.url, data_dir)
     migrate(settings)
     return settings
 

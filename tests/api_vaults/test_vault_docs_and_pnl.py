@@ -2,14 +2,14 @@
 pure functions only); the served documents are checked over HTTP in test_vault_routes."""
 from __future__ import annotations
 
-from api.app import load_family
-from api.discovery import build_skill, render_skill_md
-from api.guide import STATS_GUIDE, VAULT_GUIDE
-from api.openapi import build_openapi
-from api.vaults.chain import VaultState
-from api.vaults.positions import flows, portfolio, position
-from core.config import Settings
-from core.vaults import vaults_for
+from ve_analytics.api.app import load_family
+from ve_analytics.api.discovery import build_skill, render_skill_md
+from ve_analytics.api.guide import STATS_GUIDE, VAULT_GUIDE
+from ve_analytics.api.openapi import build_openapi
+from ve_analytics.api.vaults.chain import VaultState
+from ve_analytics.api.vaults.positions import flows, portfolio, position
+from ve_analytics.core.config import Settings
+from ve_analytics.core.vaults import VaultConfig
 
 T0, T1 = "0x" + "a" * 40, "0x" + "b" * 40
 
@@ -32,7 +32,7 @@ def test_vault_documents_carry_the_vault_guide():
 
 
 def _vault(supply=1000, totals=(500, 2000)) -> VaultState:
-    v = VaultState(vaults_for(56)[0], {"totalSupply": supply, "totalAmounts": totals, "decimals": 18})
+    v = VaultState(VaultConfig("cl-wbnb-usdt", "0x9bCabfFEeAf1365d3e1Ddc4c7f3CA283033f49E9", "cl"), {"totalSupply": supply, "totalAmounts": totals, "decimals": 18})
     v.tokens = {"token0": {"address": T0, "symbol": "A", "decimals": 0}, "token1": {"address": T1, "symbol": "B", "decimals": 0}}
     return v
 

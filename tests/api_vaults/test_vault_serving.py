@@ -4,8 +4,8 @@ from __future__ import annotations
 import dataclasses
 
 from vault_suite import Api
-from core.config import ChainEndpoints
-from core.processes import free_port
+from support.chains import with_endpoints
+from ve_analytics.cli.processes import free_port
 
 FAULTY = "cl-core-wbnb"
 
@@ -53,8 +53,8 @@ def test_list_routes_not_degraded_without_faults(api):
 
 
 def test_rpc_down_is_502(start_api, contract, http, settings):
-    dead = ChainEndpoints(56, settings.chain(56).subgraph_url, f"http://127.0.0.1:{free_port()}/rpc")
-    api = Api(start_api(chains={**settings.chains, 56: dead}), contract, http)
+    dead = with_endpoints(settings, rpc_url=f"http://127.0.0.1:{free_port()}/rpc")
+    api = Api(start_api(chains=dead), contract, http)
     r = api.get("/vaults")
     assert r.status_code == 502
     body = r.json()

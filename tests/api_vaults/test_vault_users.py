@@ -14,8 +14,8 @@ from decimal import Decimal
 
 import pytest
 
-from core.epochs import DAY, HOUR
-from readers.graphql import SubgraphClient
+from ve_analytics.core.epochs import DAY, HOUR
+from ve_analytics.readers.graphql import SubgraphClient
 from users_stack import users_stack  # noqa: F401 - the module's fixture
 
 USERS = 6

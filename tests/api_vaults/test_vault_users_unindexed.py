@@ -3,7 +3,7 @@ on without a history run (this module advances its own stack's devnet clock, so 
 its own and does not depend on test order)."""
 from __future__ import annotations
 
-from core.epochs import HOUR
+from ve_analytics.core.epochs import HOUR
 from users_stack import users_stack  # noqa: F401 - the module's fixture
 
 

@@ -8,17 +8,22 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
 import httpx
 import pytest
 
 from vault_suite import Api
-from core.config import ChainEndpoints
-from core.epochs import DAY
+from support.chains import with_endpoints
+from ve_analytics.core.epochs import DAY
 
 SEED = 91
 HISTORY_DAYS = 3
+# A fixed genesis (a Thursday, so epochs fall the same way): the simulated activity depends on
+# absolute time, and the tests name windows in which wallets interact. Only Dagster's partition
+# window follows the wall clock, stretched back to cover it.
+GENESIS = int(datetime(2026, 11, 5, tzinfo=timezone.utc).timestamp())
 DATABASE = "vault_users_test"
 
 
@@ -45,20 +50,20 @@ class UsersStack:
 @pytest.fixture(scope="module")
 def users_stack(request, settings, start_api, contract, http, tmp_path_factory):
     from devnet.server import DevnetServer
-    from orchestration.backfill import backfill
-    from warehouse.migrate import migrate
+    from ve_analytics.orchestration.backfill import backfill
+    from ve_analytics.warehouse.migrate import migrate
 
-    today = int(time.time()) // DAY * DAY
-    genesis = today - HISTORY_DAYS * DAY
-    # 2.5 days in, 7 minutes past a 15-minute boundary (that boundary's block is final); before
-    # the wall clock, so Dagster's partitions already cover it
-    now = genesis + 2 * DAY + DAY // 2 + 7 * 60
-    devnet = DevnetServer(seed=SEED, history_days=HISTORY_DAYS, genesis_ts=genesis, now=now, manual_clock=True).start()
+    # 2.5 days in, 7 minutes past a 15-minute boundary (that boundary's block is final)
+    now = GENESIS + 2 * DAY + DAY // 2 + 7 * 60
+    devnet = DevnetServer(seed=SEED, history_days=HISTORY_DAYS, genesis_ts=GENESIS, now=now, manual_clock=True).start()
     database = f"{DATABASE}_{request.module.__name__}"  # each module that uses the stack has its own
     home = tmp_path_factory.mktemp("vault-users-dagster")
     (home / "dagster.yaml").write_text("telemetry:\n  enabled: false\n")
-    chains = {**settings.chains, 56: ChainEndpoints(56, devnet.subgraph_url(), devnet.rpc_url())}
-    own = dataclasses.replace(settings, clickhouse_database=database, dagster_home=home, chains=chains)
+    chains = with_endpoints(settings, subgraph_url=devnet.subgraph_url(), rpc_url=devnet.rpc_url())
+    window_days = (int(time.time()) // DAY * DAY - GENESIS) // DAY + 1  # daily partitions back to the genesis
+    own = dataclasses.replace(settings, clickhouse_database=database, dagster_home=home, chains=chains,
+                              snapshot_partition_days=window_days,
+                              history_start=datetime.fromtimestamp(GENESIS, timezone.utc).strftime("%Y-%m-%d"))
     try:
         migrate(own)
         summary = backfill(own, snapshot_hours=1, progress=None)

@@ -5,12 +5,12 @@ from datetime import datetime, timezone
 
 import pytest
 
-from assets.flows import HourlySeries, flow_end, protocol_flows
-from assets.hourly import HourlyRead, hourly_columns
-from assets.upstream import window_snapshot_times
-from assets.writers import dedup_token, load_sql
-from core.epochs import DAY, HOUR
-from readers.chain import parse_signature
+from ve_analytics.assets.flows import HourlySeries, flow_end, protocol_flows
+from ve_analytics.assets.hourly import HourlyRead, hourly_columns
+from ve_analytics.assets.upstream import window_snapshot_times
+from ve_analytics.assets.writers import dedup_token, load_sql
+from ve_analytics.core.epochs import DAY, HOUR
+from ve_analytics.readers.chain import parse_signature
 
 T0 = int(datetime(2026, 3, 5, tzinfo=timezone.utc).timestamp())  # a Thursday, 00:00 UTC
 

@@ -2,7 +2,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from core.epochs import DAY, WEEK, epoch_start, hour_start, is_epoch_start, iso, next_epoch_start
+from ve_analytics.core.epochs import DAY, WEEK, epoch_start, hour_start, is_epoch_start, iso, next_epoch_start
 
 
 def ts(*args) -> int:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.kpi import KpiInputs, classify, relative_change
+from ve_analytics.core.kpi import KpiInputs, classify, relative_change
 
 
 def k(**kw) -> KpiInputs:

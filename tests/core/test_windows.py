@@ -2,8 +2,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from core.epochs import DAY, HOUR
-from core.windows import flow_windows, window_end
+from ve_analytics.core.epochs import DAY, HOUR
+from ve_analytics.core.windows import flow_windows, window_end
 
 
 def ts(*args) -> int:

@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from core.epochs import DAY, HOUR, WEEK, epoch_start
+from devnet.timeutil import DAY, HOUR, WEEK, epoch_start
 from devnet.amm.v2 import V2Pool
 from devnet.clock import ManualClock
 from devnet.model import ChainSim, build_chain

@@ -12,7 +12,7 @@ import time
 import httpx
 import pytest
 
-from core.epochs import DAY, HOUR, WEEK
+from devnet.timeutil import DAY, HOUR, WEEK
 from devnet.server import DevnetServer, genesis_path, resolve_genesis
 
 META = {"query": "{ _meta { block { number } } }"}
@@ -167,7 +167,7 @@ def _free_port() -> int:
 
 def test_cli_serves_until_stopped(tmp_path):
     port = _free_port()
-    env = dict(os.environ, VEA_DATA_DIR=str(tmp_path), DEVNET_PORT=str(port), DEVNET_HISTORY_DAYS="2",
+    env = dict(os.environ, DEVNET_DATA_DIR=str(tmp_path), DEVNET_PORT=str(port), DEVNET_HISTORY_DAYS="2",
                DEVNET_HOST="127.0.0.1")
     proc = subprocess.Popen([sys.executable, "-m", "devnet", "--seed", "4"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -184,6 +184,9 @@ def test_cli_serves_until_stopped(tmp_path):
                 time.sleep(0.2)
         assert ok, "devnet CLI did not come up"
         assert genesis_path(tmp_path, 56).exists()
+        book = httpx.get(f"http://127.0.0.1:{port}/book", timeout=5).json()["chains"]
+        assert [c["chainId"] for c in book] == [56]
+        assert book[0]["rpcUrl"] == f"http://127.0.0.1:{port}/chains/56/rpc" and len(book[0]["vaults"]) == 4
     finally:
         proc.terminate()
         out, _ = proc.communicate(timeout=20)

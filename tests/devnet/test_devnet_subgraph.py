@@ -7,7 +7,7 @@ from decimal import Decimal
 import httpx
 import pytest
 
-from core.epochs import DAY, HOUR
+from devnet.timeutil import DAY, HOUR
 from devnet.subgraph.schema import SCHEMA
 
 

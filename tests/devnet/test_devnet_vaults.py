@@ -13,12 +13,11 @@ import pytest
 from web3 import Web3
 from web3.exceptions import ContractLogicError
 
-from core.chains import MULTICALL3
-from core.vaults import DEFAULT_VAULTS, VAULT_CONTRACTS, vaults_for
 from devnet import addresses
 from devnet.amm import cl as clmath
 from devnet.amm.v2 import V2Pool
 from devnet.model import ChainSim, build_chain
+from devnet.deployments import MULTICALL3, chain_book, vault_address, vault_contracts
 from devnet.params import CHAIN_PARAMS
 
 GENESIS = 1_750_000_000 - 1_750_000_000 % 3600
@@ -74,8 +73,10 @@ MULTICALL_ABI = [{"name": "aggregate3", "type": "function", "stateMutability": "
                   "outputs": [{"name": "r", "type": "tuple[]", "components": [
                       {"name": "success", "type": "bool"}, {"name": "returnData", "type": "bytes"}]}]}]
 
-BOOK = {c.key: c for c in DEFAULT_VAULTS[56]}
-ZAPPER = VAULT_CONTRACTS[56]["zapper"]
+VAULTS = [dataclasses.make_dataclass("Vault", ["key", "address"])(s.key, vault_address(56, s.key))
+          for s in CHAIN_PARAMS[56].vaults]
+BOOK = {v.key: v for v in VAULTS}
+ZAPPER = vault_contracts(56)["zapper"]
 
 
 @pytest.fixture(scope="module")
@@ -112,21 +113,18 @@ def block_where(sim, http, key, pred, step_h=1):
 
 
 # -- configuration ---------------------------------------------------------------------------------
-def test_vault_book_matches_devnet_label_derivation_and_env_override(tmp_path):
-    for c in DEFAULT_VAULTS[56]:
+def test_vault_book_matches_devnet_label_derivation(sim):
+    for c in VAULTS:
         assert c.address == addresses.label_address(56, f"vault:{c.key}")
         assert Web3.to_checksum_address(c.address) == c.address
-    for name, addr in VAULT_CONTRACTS[56].items():
+    for name, addr in vault_contracts(56).items():
         assert addr == addresses.label_address(56, name)
-    assert [c.key for c in vaults_for(56, env={})] == [s.key for s in CHAIN_PARAMS[56].vaults]
-    assert {c.kind for c in vaults_for(56, env={})} == {"cl", "v2"}
-    path = tmp_path / "vaults.json"
-    path.write_text(json.dumps([{"key": "x", "address": BOOK["v2-core-wbnb"].address.lower(), "kind": "v2"}]))
-    got = vaults_for(56, env={"VAULTS_56": str(path)})
-    assert [(c.key, c.address, c.kind) for c in got] == [("x", BOOK["v2-core-wbnb"].address, "v2")]
-    path.write_text(json.dumps([{"key": "x", "address": BOOK["v2-core-wbnb"].address, "kind": "v3"}]))
-    with pytest.raises(ValueError):
-        vaults_for(56, env={"VAULTS_56": str(path)})
+    entries = sim.vault_book_entries()
+    assert [(e["key"], e["address"]) for e in entries] == [(v.key, v.address) for v in VAULTS]
+    assert {e["kind"] for e in entries} == {"cl", "v2"}
+    book = chain_book("http://devnet", {56: entries})["chains"][0]
+    assert book["vaults"] == entries and book["vaultContracts"] == vault_contracts(56)
+    assert book["subgraphUrl"] == "http://devnet/chains/56/subgraph" and book["contracts"]["multicall3"] == MULTICALL3
 
 
 # -- contracts -------------------------------------------------------------------------------------
@@ -134,11 +132,11 @@ def test_vault_views_describe_the_pool_gauge_and_tokens(w3, sim, http):
     head = w3.eth.block_number
     dep = http.get("/chains/56/deployment").json()
     pools = {p["address"]: p for p in dep["pools"]}
-    factory = w3.eth.contract(address=VAULT_CONTRACTS[56]["vaultFactory"], abi=FACTORY_ABI)
-    assert factory.functions.allVaults().call() == [c.address for c in DEFAULT_VAULTS[56]]
-    assert factory.functions.vaultsLength().call() == len(DEFAULT_VAULTS[56])
+    factory = w3.eth.contract(address=vault_contracts(56)["vaultFactory"], abi=FACTORY_ABI)
+    assert factory.functions.allVaults().call() == [c.address for c in VAULTS]
+    assert factory.functions.vaultsLength().call() == len(VAULTS)
     t = truth(http, head)
-    for cfg in DEFAULT_VAULTS[56]:
+    for cfg in sim.vaults.vaults:
         c = vault(w3, cfg.key)
         pool = pools[c.functions.pool().call()]
         assert (c.functions.token0().call(), c.functions.token1().call()) == (pool["token0"], pool["token1"])
@@ -175,7 +173,7 @@ def test_cl_vault_amounts_follow_the_pool_math(w3, sim):
             i0, i1 = c.functions.idleBalances().call(block_identifier=b)
             assert c.functions.getTotalAmounts().call(block_identifier=b) == [p0 + i0, p1 + i1]
             assert p0 + p1 > 0
-        pm = w3.eth.contract(address=VAULT_CONTRACTS[56]["positionManager"], abi=PM_ABI)
+        pm = w3.eth.contract(address=vault_contracts(56)["positionManager"], abi=PM_ABI)
         nft = c.functions.positionTokenId().call()
         pos = pm.functions.positions(nft).call()
         assert pos[5:8] == [c.functions.tickLower().call(), c.functions.tickUpper().call(),
@@ -186,7 +184,7 @@ def test_cl_vault_amounts_follow_the_pool_math(w3, sim):
 def test_preview_deposit_is_proportional_to_totals_and_equals_truth(w3, sim, http):
     head = w3.eth.block_number
     t = truth(http, head)
-    for cfg in DEFAULT_VAULTS[56]:
+    for cfg in sim.vaults.vaults:
         c = vault(w3, cfg.key)
         t0, t1 = int(t[cfg.key]["amount0"]), int(t[cfg.key]["amount1"])
         supply = int(t[cfg.key]["totalSupply"])
@@ -241,7 +239,7 @@ def _tick_v2(reserves):
 
 def test_is_calm_follows_the_tick_deviation_rule_and_changes_over_time(w3, sim):
     head = w3.eth.block_number
-    for cfg in DEFAULT_VAULTS[56]:
+    for cfg in sim.vaults.vaults:
         c = vault(w3, cfg.key)
         strat = w3.eth.contract(address=c.functions.strategy().call(), abi=STRATEGY_ABI)
         pool = w3.eth.contract(address=c.functions.pool().call(), abi=POOL_ABI)
@@ -261,7 +259,7 @@ def test_is_calm_follows_the_tick_deviation_rule_and_changes_over_time(w3, sim):
 
 
 def test_pause_windows_exist_and_end(w3, sim):
-    factory = w3.eth.contract(address=VAULT_CONTRACTS[56]["vaultFactory"], abi=FACTORY_ABI)
+    factory = w3.eth.contract(address=vault_contracts(56)["vaultFactory"], abi=FACTORY_ABI)
     c = vault(w3, "cl-btcb-wbnb")
     strat = w3.eth.contract(address=c.functions.strategy().call(), abi=STRATEGY_ABI)
     other = w3.eth.contract(address=vault(w3, "cl-wbnb-usdt").functions.strategy().call(), abi=STRATEGY_ABI)
@@ -375,7 +373,7 @@ def test_rebalances_recentre_the_range_when_price_leaves_the_band(w3, sim):
 
 def test_gauge_rewards_accrue_and_are_harvested(w3, sim):
     head = w3.eth.block_number
-    for cfg in DEFAULT_VAULTS[56]:
+    for cfg in sim.vaults.vaults:
         c = vault(w3, cfg.key)
         gauge = w3.eth.contract(address=c.functions.gauge().call(), abi=GAUGE_ABI)
         e1 = gauge.functions.earned(cfg.address).call(block_identifier=head - 100)

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
 
-from api.contract_check import ContractChecker
-from core.processes import Service, cli, free_port
+from ve_analytics.api.contract_check import ContractChecker
+from ve_analytics.cli.processes import Service, cli, free_port
+from ve_analytics.cli.stack import write_devnet_book
 
 HISTORY_DAYS = 32  # > 30 so the 30-day window is fully covered
 STALE_BY_SECONDS = 3600
@@ -94,24 +96,28 @@ def stack(tmp_path_factory) -> Stack:
         "DEVNET_HISTORY_DAYS": str(HISTORY_DAYS),
         "SNAPSHOT_PARTITION_DAYS": str(HISTORY_DAYS + 1),
         "DAGSTER_HOME": str(data_dir / "dagster"),
+        "DEVNET_DATA_DIR": str(data_dir),
     }
-    for key in ("CLICKHOUSE_URL", "SUBGRAPH_URL_56", "RPC_URL_56"):
+    for key in ("CLICKHOUSE_URL", "CHAIN_BOOK", "SUBGRAPH_URL_56", "RPC_URL_56"):
         os.environ.pop(key, None)  # the suite always runs on its own embedded stack
     os.environ.update(env)
     (data_dir / "dagster").mkdir()
 
-    from core.config import Settings
+    from ve_analytics.core.config import Settings
 
-    settings = Settings.from_env()
     services: list[Service] = []
     try:
-        warehouse = Service("warehouse", cli("warehouse"), f"{settings.clickhouse_url}/ping", env, data_dir / "warehouse.log").start()
+        warehouse = Service("warehouse", cli("warehouse"), f"http://127.0.0.1:{env['WAREHOUSE_PORT']}/ping", env,
+                            data_dir / "warehouse.log").start()
         services.append(warehouse)
-        devnet = Service("devnet", cli("devnet"), f"{settings.devnet_url}/health", env, data_dir / "devnet.log").start()
+        devnet_url = f"http://127.0.0.1:{env['DEVNET_PORT']}"
+        devnet = Service("devnet", [sys.executable, "-m", "devnet"], f"{devnet_url}/health", env, data_dir / "devnet.log").start()
         services.append(devnet)
+        write_devnet_book(devnet_url, data_dir / "chain-book.json")  # where Settings reads it (VEA_DATA_DIR)
+        settings = Settings.from_env()
 
-        from orchestration.backfill import backfill
-        from warehouse.migrate import migrate
+        from ve_analytics.orchestration.backfill import backfill
+        from ve_analytics.warehouse.migrate import migrate
 
         migrate(settings)
         summary = backfill(settings, snapshots_until_offset=STALE_BY_SECONDS, snapshot_hours=6)
@@ -127,8 +133,8 @@ def stack(tmp_path_factory) -> Stack:
 @pytest.fixture(scope="session")
 def fresh(stack) -> Stack:
     """The stack with the newest 15-minute snapshot published."""
-    from orchestration.backfill import run_snapshot
-    from orchestration.partitions import latest_snapshot_at
+    from ve_analytics.orchestration.backfill import run_snapshot
+    from ve_analytics.assets.partitions import latest_snapshot_at
 
     at = latest_snapshot_at()
     run_snapshot(stack.settings, at)

@@ -8,7 +8,7 @@ import math
 import httpx
 import pytest
 
-from core.epochs import WEEK
+from ve_analytics.core.epochs import WEEK
 
 REL = 1e-9
 

@@ -8,7 +8,7 @@ from datetime import datetime
 import httpx
 import pytest
 
-from core.epochs import DAY, HOUR
+from ve_analytics.core.epochs import DAY, HOUR
 
 REL = 1e-9
 

@@ -5,7 +5,7 @@ from datetime import datetime
 
 import pytest
 
-from core.epochs import DAY, HOUR, QUARTER_HOUR
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR
 
 REL = 1e-9
 

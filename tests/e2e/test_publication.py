@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.epochs import iso
+from ve_analytics.core.epochs import iso
 
 
 @pytest.mark.stale_stack
@@ -12,7 +12,7 @@ def test_failed_snapshot_run_leaves_the_api_on_the_previous_snapshot(stack):
     assert before["ok"] is True
     previous = before["meta"]["snapshotAt"]
 
-    from orchestration.backfill import run_snapshot
+    from ve_analytics.orchestration.backfill import run_snapshot
 
     stack.fault("subgraph", "error")
     try:
@@ -37,8 +37,8 @@ def test_health_flips_from_503_to_200_when_a_fresh_snapshot_lands(stack):
     assert body["ok"] is False and body["error"]["code"] == "unhealthy"
     assert stale.headers["Cache-Control"] == "no-store"
 
-    from orchestration.backfill import run_snapshot
-    from orchestration.partitions import latest_snapshot_at
+    from ve_analytics.orchestration.backfill import run_snapshot
+    from ve_analytics.assets.partitions import latest_snapshot_at
 
     at = latest_snapshot_at()
     run_snapshot(stack.settings, at)

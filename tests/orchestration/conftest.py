@@ -12,9 +12,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from core.config import ChainEndpoints, Settings
-from core.epochs import DAY
-from core.processes import Service, cli, free_port
+from ve_analytics.core.config import Settings
+from support.chains import with_devnet_book
+from ve_analytics.core.epochs import DAY
+from ve_analytics.cli.processes import Service, cli, free_port
 
 HISTORY_DAYS = 3
 SEED = 2027
@@ -31,7 +32,7 @@ class Stack:
     progress: list[str] = field(default_factory=list)
 
     def client(self):
-        from warehouse.client import get_client
+        from ve_analytics.warehouse.client import get_client
 
         return get_client(self.settings)
 
@@ -70,8 +71,8 @@ class Stack:
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory) -> Stack:
     from devnet.server import DevnetServer
-    from orchestration.backfill import backfill
-    from warehouse.migrate import migrate
+    from ve_analytics.orchestration.backfill import backfill
+    from ve_analytics.warehouse.migrate import migrate
 
     data_dir: Path = tmp_path_factory.mktemp("orchestration")
     port = free_port()
@@ -86,14 +87,13 @@ def stack(tmp_path_factory) -> Stack:
         now += 5  # a snapshot time's block is final only once the head has passed it
     devnet = DevnetServer(seed=SEED, history_days=HISTORY_DAYS, genesis_ts=now - now % DAY - HISTORY_DAYS * DAY,
                           now=now, manual_clock=True).start()
-    settings = dataclasses.replace(
+    settings = with_devnet_book(dataclasses.replace(
         Settings.from_env(),
         data_dir=data_dir,
         clickhouse_url=f"http://127.0.0.1:{port}",
         clickhouse_database="vea_orchestration_test",
         dagster_home=data_dir / "dagster",
-        chains={56: ChainEndpoints(56, devnet.subgraph_url(), devnet.rpc_url())},
-    )
+    ), devnet.url, data_dir)
     (data_dir / "dagster").mkdir()
     (data_dir / "dagster" / "dagster.yaml").write_text("telemetry:\n  enabled: false\n")
     try:

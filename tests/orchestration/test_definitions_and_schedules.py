@@ -19,14 +19,14 @@ def utc(*args) -> datetime:
 
 @pytest.fixture(scope="module")
 def defs(tmp_path_factory):
-    from core.config import Settings
-    from orchestration.definitions import build_defs
+    from ve_analytics.core.config import Settings
+    from ve_analytics.orchestration.definitions import build_defs
 
     return build_defs(dataclasses.replace(Settings.from_env(), snapshot_partition_days=92))
 
 
 def test_code_location_exports_jobs_schedules_sensors_and_checks(defs):
-    from orchestration.definitions import defs as module_defs
+    from ve_analytics.orchestration.definitions import defs as module_defs
 
     for d in (defs, module_defs):
         assert {j.name for j in d.jobs} >= {"snapshot_job", "history_job"}
@@ -89,8 +89,8 @@ def test_history_schedule_requests_the_day_of_the_hour_that_just_ended(defs, tmp
 
 
 def test_failure_sensor_reads_the_snapshot_times_of_a_run():
-    from orchestration.partitions import day_start_of
-    from orchestration.sensors import snapshot_times_of_run
+    from ve_analytics.assets.partitions import day_start_of
+    from ve_analytics.orchestration.sensors import snapshot_times_of_run
 
     day = day_start_of("2026-11-20")
     one = snapshot_times_of_run({"dagster/partition": "2026-11-20", "ve/snapshots_from": "2026-11-20T12:15:00Z",

@@ -1,7 +1,7 @@
 """History and snapshots materialized through Dagster, checked against the devnet's ground truth."""
 from __future__ import annotations
 
-from core.epochs import DAY, HOUR, QUARTER_HOUR, epoch_start
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, epoch_start
 
 REL = 1e-9
 
@@ -13,7 +13,7 @@ def close(a: float, b: float) -> bool:
 def test_backfill_reports_progress_and_runs_in_the_instance(stack):
     from dagster import DagsterRunStatus
 
-    from orchestration.backfill import dagster_instance
+    from ve_analytics.orchestration.backfill import dagster_instance
 
     s = stack.backfill_summary
     days = 3 + (stack.history_now % DAY >= HOUR)  # 3 complete days + today once an hour of it has ended
@@ -132,7 +132,7 @@ def test_every_published_snapshot_has_its_rows_and_run_record(stack):
 def test_asset_checks_pass(stack):
     from dagster import DagsterEventType
 
-    from orchestration.backfill import dagster_instance
+    from ve_analytics.orchestration.backfill import dagster_instance
 
     runs = [stack.backfill_summary["history_run_id"], *stack.backfill_summary["snapshot_run_ids"]]
     with dagster_instance(stack.settings) as instance:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.epochs import DAY, QUARTER_HOUR
+from ve_analytics.core.epochs import DAY, QUARTER_HOUR
 
 DATA_TABLES = ("pool_hourly", "protocol_hourly", "pool_daily", "protocol_daily",
                "protocol_snap15m", "pool_snap15m", "token_snap15m",
@@ -18,8 +18,8 @@ def counts(stack, final: bool) -> dict[str, int]:
 
 
 def test_rematerializing_partitions_does_not_duplicate_rows(stack):
-    from orchestration.backfill import backfill, run_history, run_snapshot
-    from orchestration.partitions import day_key
+    from ve_analytics.orchestration.backfill import backfill, run_history, run_snapshot
+    from ve_analytics.assets.partitions import day_key
 
     final_before, raw_before = counts(stack, True), counts(stack, False)
     # the same ranges again: identical payloads carry identical dedup tokens, the server drops them
@@ -47,7 +47,7 @@ def test_rematerializing_partitions_does_not_duplicate_rows(stack):
 def test_backfill_spreads_large_ranges_over_worker_processes(stack):
     from dagster import DagsterRunStatus
 
-    from orchestration.backfill import backfill, dagster_instance
+    from ve_analytics.orchestration.backfill import backfill, dagster_instance
 
     before = stack.scalar("SELECT uniqExact(snapshot_at) FROM snapshot_runs FINAL WHERE status = 'success'")
     lines: list[str] = []
@@ -65,9 +65,9 @@ def test_backfill_spreads_large_ranges_over_worker_processes(stack):
 def test_publication_refuses_when_the_snapshot_assets_did_not_run(stack):
     from dagster import AssetKey
 
-    from orchestration.backfill import dagster_instance
-    from orchestration.definitions import build_defs
-    from orchestration.partitions import snapshot_day_key, snapshot_tags
+    from ve_analytics.orchestration.backfill import dagster_instance
+    from ve_analytics.orchestration.definitions import build_defs
+    from ve_analytics.assets.partitions import snapshot_day_key, snapshot_tags
 
     target = stack.latest_success() + QUARTER_HOUR  # not materialized yet
     job = build_defs(stack.settings).resolve_job_def("snapshot_job")
@@ -82,7 +82,7 @@ def test_publication_refuses_when_the_snapshot_assets_did_not_run(stack):
 
 
 def test_failed_snapshot_run_is_recorded_and_never_published(stack):
-    from orchestration.backfill import run_snapshot
+    from ve_analytics.orchestration.backfill import run_snapshot
 
     previous = stack.latest_success()
     stack.advance_clock(QUARTER_HOUR)  # the next 15-minute boundary has passed on the devnet

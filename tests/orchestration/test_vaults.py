@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from decimal import Decimal
 
-from core.epochs import DAY
-from core.vaults import vaults_for
-from readers.graphql import SubgraphClient
+from ve_analytics.core.epochs import DAY
+from ve_analytics.readers.graphql import SubgraphClient
 
 REL = 1e-9
 
@@ -31,7 +30,7 @@ def test_every_published_snapshot_has_each_vault_equal_to_truth(stack):
         "SELECT DISTINCT toInt64(toUnixTimestamp(snapshot_at)) FROM snapshot_runs FINAL "
         "WHERE chain_id = 56 AND status = 'success' ORDER BY 1")]
     assert len(published) >= 8
-    configured = {v.address.lower(): v for v in vaults_for(56)}
+    configured = {v.address.lower(): v for v in stack.settings.vaults(56)}
     for at in published:
         rows = stack.query(
             "SELECT vault_address, vault_key, kind, block_number, toString(total_supply_raw), toString(amount0_raw), "
@@ -119,7 +118,7 @@ def test_vault_hourly_and_daily_rows_equal_the_subgraph(stack):
                             block=block)
         days = sg.paginate("vaultDayDatas", fields, where={"periodStartUnix_gte": first, "periodStartUnix_lt": end},
                            block=block)
-    assert len(hours) > 3 * 24 and len(days) >= 3 * len(vaults_for(56))
+    assert len(hours) > 3 * 24 and len(days) >= 3 * len(stack.settings.vaults(56))
     flows = Counter((v, k, t - t % 3600) for v, k, t in stack.query(
         "SELECT vault_address, kind, toInt64(toUnixTimestamp(block_timestamp)) FROM vault_events FINAL "
         "WHERE chain_id = 56 AND kind IN ('deposit', 'withdrawal')"))

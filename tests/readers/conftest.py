@@ -4,10 +4,12 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from core.chains import CHAINS, MULTICALL3
+import httpx
+
+from ve_analytics.core.chains import MULTICALL3
 from devnet.server import DevnetServer
-from readers.chain import ChainReader
-from readers.graphql import SubgraphClient
+from ve_analytics.readers.chain import ChainReader
+from ve_analytics.readers.graphql import SubgraphClient
 
 GENESIS = 1_767_225_600  # 2026-01-01T00:00:00Z
 HISTORY_DAYS = 2
@@ -41,7 +43,7 @@ def subgraph(devnet):
 
 @pytest.fixture
 def chain(devnet):
-    return ChainReader(devnet.rpc_url(), 56, MULTICALL3, contracts=CHAINS[56].contracts, timeout=5, retries=2)
+    return ChainReader(devnet.rpc_url(), 56, MULTICALL3, contracts=httpx.get(f"{devnet.url}/chains/56/deployment", timeout=30).json()["contracts"], timeout=5, retries=2)
 
 
 @pytest.fixture

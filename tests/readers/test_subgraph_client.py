@@ -7,7 +7,7 @@ import re
 import httpx
 import pytest
 
-from readers.graphql import SubgraphClient, SubgraphError, graphql_literal
+from ve_analytics.readers.graphql import SubgraphClient, SubgraphError, graphql_literal
 
 URL = "http://subgraph.test/graphql"
 

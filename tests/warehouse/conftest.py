@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from core.config import Settings
-from warehouse.server import WarehouseServer
+from ve_analytics.core.config import Settings
+from ve_analytics.warehouse.server import WarehouseServer
 
 RW_USER, RW_PASSWORD = "writer", "w-secret"
 ANALYST_USER, ANALYST_PASSWORD = "analyst", "a-secret"

@@ -8,10 +8,10 @@ from datetime import datetime, timezone
 
 import pytest
 
-from assets.writers import query_rows
-from core.epochs import WEEK
-from warehouse.client import get_client
-from warehouse.migrate import migrate
+from ve_analytics.assets.writers import query_rows
+from ve_analytics.core.epochs import WEEK
+from ve_analytics.warehouse.client import get_client
+from ve_analytics.warehouse.migrate import migrate
 
 CHAIN = 56
 T0 = 1_763_600_400  # a 15-minute boundary (Thursday 2025-11-20 01:00 UTC)
@@ -68,7 +68,7 @@ def gauge_row(t: int, gauge: str, total: float | None) -> dict:
 
 
 def governance(client, lo: int, hi: int) -> dict:
-    from core.methodology import METHODOLOGY_VERSION
+    from ve_analytics.core.methodology import METHODOLOGY_VERSION
 
     return query_rows(client, "checks/governance_snapshot_consistency.sql",
                       {"chain_id": CHAIN, "from_ts": lo, "to_ts": hi, "rel_tol": TOL,

@@ -7,15 +7,15 @@ import logging
 
 import pytest
 
-from warehouse import migrate as migrate_module
-from warehouse.client import (
+from ve_analytics.warehouse import migrate as migrate_module
+from ve_analytics.warehouse.client import (
     _endpoint,
     client_kwargs,
     get_async_client,
     get_client,
     ping,
 )
-from warehouse.migrate import MigrationError, ensure_analyst, load_migrations, migrate
+from ve_analytics.warehouse.migrate import MigrationError, ensure_analyst, load_migrations, migrate
 
 
 def _write(folder, name, sql):
@@ -59,7 +59,7 @@ def test_migrate_creates_database_applies_in_order_and_is_idempotent(wh, tmp_pat
 
 
 def test_repository_migrations_apply_cleanly(wh):
-    assert any(migrate_module.MIGRATIONS_DIR.glob("*.sql"))
+    assert any(f.name.endswith(".sql") for f in migrate_module.MIGRATIONS_DIR.iterdir())
     settings = dataclasses.replace(wh.settings, clickhouse_database="mig_repo")
     applied = migrate(settings)
     assert applied == [m.name for m in load_migrations(migrate_module.MIGRATIONS_DIR)]
@@ -90,11 +90,12 @@ def test_migration_files_are_validated(tmp_path):
         load_migrations(tmp_path / "c")
     with pytest.raises(MigrationError, match="not a plain identifier"):
         migrate(dataclasses.replace(_settings_stub(), clickhouse_database="x; DROP"), tmp_path / "a")
-    assert migrate_module.MIGRATIONS_DIR.name == "migrations" and migrate_module.MIGRATIONS_DIR.parent.name == "warehouse_sql"
+    assert migrate_module.MIGRATIONS_DIR.name == "migrations"
+    assert migrate_module.MIGRATIONS_DIR.joinpath("001_snapshot_runs.sql").is_file()
 
 
 def _settings_stub():
-    from core.config import Settings
+    from ve_analytics.core.config import Settings
 
     return Settings.from_env()
 
@@ -179,14 +180,14 @@ def test_serve_runs_in_foreground_and_stops_on_sigterm(tmp_path):
     import time
     from pathlib import Path
 
-    from core.processes import free_port
+    from ve_analytics.cli.processes import free_port
 
     port = free_port()
     env = {**os.environ, "VEA_DATA_DIR": str(tmp_path), "WAREHOUSE_PORT": str(port), "CLICKHOUSE_URL": ""}
     env.pop("CLICKHOUSE_URL")
     repo = Path(__file__).resolve().parents[2]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "warehouse.server"], cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        [sys.executable, "-m", "ve_analytics.warehouse.server"], cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )
     try:
         settings = dataclasses.replace(_settings_stub(), clickhouse_url=f"http://127.0.0.1:{port}")

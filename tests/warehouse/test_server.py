@@ -14,7 +14,7 @@ import pytest
 import urllib3
 from clickhouse_connect.driver.exceptions import DatabaseError
 
-from warehouse.client import get_client
+from ve_analytics.warehouse.client import get_client
 
 RW_USER, RW_PASSWORD = "writer", "w-secret"  # as configured by conftest.make_settings
 ANALYST_USER, ANALYST_PASSWORD = "analyst", "a-secret"
@@ -298,7 +298,7 @@ def test_response_compression_when_enabled(wh):
     """A second server on the same data directory, compressing responses the client asks for."""
     import dataclasses
 
-    from warehouse.server import WarehouseServer
+    from ve_analytics.warehouse.server import WarehouseServer
 
     second = WarehouseServer(wh.settings, port=0, data_dir=wh.data_dir, compress_responses=True).start()
     try:

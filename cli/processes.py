@@ -83,4 +83,4 @@ class Service:
 
 def cli(*args: str) -> list[str]:
     """argv for a subcommand of this project's console command, in this interpreter."""
-    return [sys.executable, "-m", "core.cli", *args]
+    return [sys.executable, "-m", "ve_analytics.cli.main", *args]

@@ -20,8 +20,8 @@ from datetime import datetime, timedelta, timezone
 
 from dagster import DailyPartitionsDefinition
 
-from core.config import Settings
-from core.epochs import DAY, QUARTER_HOUR, floor_to, iso
+from ve_analytics.core.config import Settings
+from ve_analytics.core.epochs import DAY, QUARTER_HOUR, floor_to, iso
 
 DAILY_FMT = "%Y-%m-%d"
 SNAPSHOTS_FROM_TAG = "ve/snapshots_from"  # ISO 8601 UTC, inclusive

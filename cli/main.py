@@ -1,12 +1,11 @@
 """`ve-analytics`: one console command with a subcommand per component.
 
     ve-analytics warehouse   embedded ClickHouse-HTTP server backed by chDB
-    ve-analytics devnet      deterministic devnet simulator (subgraph + JSON-RPC)
     ve-analytics migrate     apply warehouse_sql/migrations to the configured ClickHouse
     ve-analytics backfill    materialize the whole upstream history through Dagster
     ve-analytics api         the Sanic API (/api/stats and /api/v1)
     ve-analytics vault-api   the vault data API (/api/v1) alone, on VAULT_API_PORT
-    ve-analytics up          all of the above plus Dagster webserver and daemon
+    ve-analytics up          all of the above plus the devnet (ve-devnet), Dagster webserver and daemon
 
 Configuration comes from the environment (core.config); every default is the local stack.
 """
@@ -19,28 +18,21 @@ import sys
 import time
 from pathlib import Path
 
-from core.config import Settings
-from core.logs import setup_logging
+from ve_analytics.core.config import Settings
+from ve_analytics.core.logs import setup_logging
 
 log = logging.getLogger("cli")
 
 
 def _warehouse(settings: Settings, args: argparse.Namespace) -> int:
-    from warehouse.server import serve
+    from ve_analytics.warehouse.server import serve
 
     serve(settings, host=args.host, port=args.port, data_dir=Path(args.data_dir) if args.data_dir else None)
     return 0
 
 
-def _devnet(settings: Settings, args: argparse.Namespace) -> int:
-    from devnet.server import serve
-
-    serve(settings, host=args.host, port=args.port)
-    return 0
-
-
 def _migrate(settings: Settings, args: argparse.Namespace) -> int:
-    from warehouse.migrate import migrate
+    from ve_analytics.warehouse.migrate import migrate
 
     applied = migrate(settings)
     log.info("migrations up to date (%d applied now)", len(applied))
@@ -48,21 +40,21 @@ def _migrate(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _backfill(settings: Settings, args: argparse.Namespace) -> int:
-    from orchestration.backfill import backfill
+    from ve_analytics.orchestration.backfill import backfill
 
     backfill(settings, days=args.days)
     return 0
 
 
 def _api(settings: Settings, args: argparse.Namespace) -> int:
-    from api.server import serve
+    from ve_analytics.api.server import serve
 
     serve(settings, host=args.host, port=args.port, workers=args.workers, families=("stats", "vaults"))
     return 0
 
 
 def _vault_api(settings: Settings, args: argparse.Namespace) -> int:
-    from api.server import serve
+    from ve_analytics.api.server import serve
 
     host = args.host or settings.vault_api_host
     port = args.port or settings.vault_api_port
@@ -71,7 +63,7 @@ def _vault_api(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _up(settings: Settings, args: argparse.Namespace) -> int:
-    from core.stack import Stack
+    from ve_analytics.cli.stack import Stack
 
     stack = Stack(settings, log_dir=settings.data_dir / "logs")
     stopping = False
@@ -109,11 +101,6 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--port", type=int)
     w.add_argument("--data-dir")
     w.set_defaults(func=_warehouse)
-
-    d = sub.add_parser("devnet", help="run the devnet simulator")
-    d.add_argument("--host")
-    d.add_argument("--port", type=int)
-    d.set_defaults(func=_devnet)
 
     m = sub.add_parser("migrate", help="apply warehouse migrations")
     m.set_defaults(func=_migrate)

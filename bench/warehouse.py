@@ -1,4 +1,4 @@
-"""Measure the embedded warehouse: `python -m warehouse.bench [--rows N] [--runs N]`.
+"""Measure the embedded warehouse: `python -m bench.warehouse [--rows N] [--runs N]`.
 
 Starts a server on a free port over a temporary data directory and prints, for clickhouse-connect
 through the server and for the same statement run in-process on chDB directly:
@@ -17,9 +17,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from core.config import Settings
-from warehouse.client import get_client
-from warehouse.server import WarehouseServer
+from ve_analytics.core.config import Settings
+from ve_analytics.warehouse.client import get_client
+from ve_analytics.warehouse.server import WarehouseServer
 
 SMALL_QUERY = "SELECT id, name, price FROM bench_small WHERE id >= {lo:UInt32} ORDER BY id LIMIT 10"
 
@@ -36,7 +36,7 @@ def p50_ms(fn: Callable[[], object], runs: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m warehouse.bench")
+    parser = argparse.ArgumentParser(prog="python -m bench.warehouse")
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=200)
     args = parser.parse_args(argv)

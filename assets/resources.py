@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import time
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
 from dagster import ConfigurableResource, InitResourceContext
 from pydantic import PrivateAttr
 
-from core.chains import MULTICALL3, STATS_CHAIN_ID
-from core.config import Settings
-from readers.chain import ChainReader
-from readers.graphql import SubgraphClient
+from ve_analytics.core.chains import MULTICALL3, STATS_CHAIN_ID, ChainConfig, load_book
+from ve_analytics.core.config import Settings
+from ve_analytics.readers.chain import ChainReader
+from ve_analytics.readers.graphql import SubgraphClient
 
 log = logging.getLogger("orchestration.progress")
 
@@ -42,7 +44,7 @@ class WarehouseResource(ConfigurableResource):
 
     @contextmanager
     def client(self) -> Iterator[Any]:
-        from warehouse.client import get_client
+        from ve_analytics.warehouse.client import get_client
 
         client = get_client(self.settings())
         try:
@@ -51,10 +53,21 @@ class WarehouseResource(ConfigurableResource):
             client.close()
 
 
+def chain_config(chain_id: int, chain_book: Optional[str]) -> ChainConfig:
+    """The chain's entry in `chain_book` (a path) or, when unset, in the configured book."""
+    if chain_book:
+        book = load_book(Path(chain_book), os.environ)
+        if chain_id not in book:
+            raise LookupError(f"chain {chain_id} is not in the chain book {chain_book}")
+        return book[chain_id]
+    return Settings.from_env().chain(chain_id)
+
+
 class SubgraphResource(ConfigurableResource):
-    """The chain's subgraph endpoint (SUBGRAPH_URL_<chain> or the devnet's)."""
+    """The chain's subgraph endpoint (from the chain book; `url` overrides it)."""
 
     chain_id: int = STATS_CHAIN_ID
+    chain_book: Optional[str] = None
     url: Optional[str] = None
     timeout_seconds: float = 30.0
     retries: int = 4
@@ -63,7 +76,7 @@ class SubgraphResource(ConfigurableResource):
     _client: Optional[SubgraphClient] = PrivateAttr(default=None)
 
     def endpoint(self) -> str:
-        return self.url or Settings.from_env().chain(self.chain_id).subgraph_url
+        return self.url or chain_config(self.chain_id, self.chain_book).subgraph_url
 
     def setup_for_execution(self, context: InitResourceContext) -> None:
         self._client = SubgraphClient(
@@ -83,9 +96,11 @@ class SubgraphResource(ConfigurableResource):
 
 
 class ChainResource(ConfigurableResource):
-    """The chain's JSON-RPC endpoint (RPC_URL_<chain> or the devnet's) and contract book."""
+    """The chain's JSON-RPC endpoint, contracts and vaults (from the chain book; `rpc_url` overrides
+    the endpoint)."""
 
     chain_id: int = STATS_CHAIN_ID
+    chain_book: Optional[str] = None
     rpc_url: Optional[str] = None
     timeout_seconds: float = 30.0
     retries: int = 5
@@ -93,10 +108,10 @@ class ChainResource(ConfigurableResource):
     _reader: Optional[ChainReader] = PrivateAttr(default=None)
 
     def setup_for_execution(self, context: InitResourceContext) -> None:
-        settings = Settings.from_env()
-        contracts = settings.contracts(self.chain_id)
+        config = self.config()
+        contracts = dict(config.contracts)
         self._reader = ChainReader(
-            self.rpc_url or settings.chain(self.chain_id).rpc_url,
+            self.rpc_url or config.rpc_url,
             self.chain_id,
             contracts.get("multicall3") or MULTICALL3,
             contracts=contracts,
@@ -110,8 +125,11 @@ class ChainResource(ConfigurableResource):
             self.setup_for_execution(None)  # type: ignore[arg-type]
         return self._reader  # type: ignore[return-value]
 
+    def config(self) -> ChainConfig:
+        return chain_config(self.chain_id, self.chain_book)
+
     def contracts(self) -> dict[str, str]:
-        return Settings.from_env().contracts(self.chain_id)
+        return dict(self.config().contracts)
 
 
 class Progress:
@@ -155,8 +173,9 @@ def resources_for(settings: Settings | None = None, *, chain_id: int = STATS_CHA
             database=settings.clickhouse_database,
             user=settings.clickhouse_user,
         )
-        subgraph = SubgraphResource(chain_id=chain_id, url=settings.chain(chain_id).subgraph_url)
-        chain = ChainResource(chain_id=chain_id, rpc_url=settings.chain(chain_id).rpc_url)
+        book = str(settings.chain_book)
+        subgraph = SubgraphResource(chain_id=chain_id, chain_book=book, url=settings.chain(chain_id).subgraph_url)
+        chain = ChainResource(chain_id=chain_id, chain_book=book, rpc_url=settings.chain(chain_id).rpc_url)
     return {
         "warehouse": warehouse,
         "subgraph": subgraph,

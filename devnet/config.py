@@ -1,0 +1,39 @@
+"""The devnet's own settings, from DEVNET_* variables (it reads nothing of the product's)."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from devnet.params import CHAIN_PARAMS
+
+
+def _env(name: str, default: str) -> str:
+    value = os.environ.get(name)
+    return default if value is None or value == "" else value
+
+
+@dataclass(frozen=True)
+class DevnetConfig:
+    host: str
+    port: int
+    seed: int
+    history_days: float
+    chains: tuple[int, ...]
+    data_dir: Path  # the genesis of each chain is kept here, so a restart continues the same history
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @classmethod
+    def from_env(cls) -> "DevnetConfig":
+        chains = tuple(int(c) for c in _env("DEVNET_CHAINS", ",".join(map(str, CHAIN_PARAMS))).split(",") if c)
+        return cls(
+            host=_env("DEVNET_HOST", "127.0.0.1"),
+            port=int(_env("DEVNET_PORT", "8545")),
+            seed=int(_env("DEVNET_SEED", "56")),
+            history_days=float(_env("DEVNET_HISTORY_DAYS", "90")),
+            chains=chains,
+            data_dir=Path(_env("DEVNET_DATA_DIR", ".data")).resolve(),
+        )

@@ -1,0 +1,53 @@
+"""The chain book as configuration: parsing, validation and per-entry environment overrides."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ve_analytics.core.chains import MULTICALL3, ChainBookError, load_book
+
+VAULT = "0x9bCabfFEeAf1365d3e1Ddc4c7f3CA283033f49E9"
+ENTRY = {
+    "chainId": 56, "name": "BNB Smart Chain", "network": "bsc", "blockTimeSeconds": 3, "nativeSymbol": "BNB",
+    "subgraphUrl": "http://graph/56", "rpcUrl": "http://rpc/56",
+    "contracts": {"voter": "0x3B70E3CaAE5C111FF7Af053393A9988fFdaf24b0"},
+    "foundationWallet": "0x056c82FbB6e4DC3EF8f6424387ca4c2ad0E801B3",
+    "vaultContracts": {"zapper": "0x16c9892BFA06f621E9Af97dC52280d052a6d99b6"},
+    "vaults": [{"key": "cl-a", "address": VAULT.lower(), "kind": "cl"}],
+}
+
+
+def _book(tmp_path, *entries) -> object:
+    path = tmp_path / "book.json"
+    path.write_text(json.dumps({"chains": list(entries)}))
+    return path
+
+
+def test_book_entries_become_chain_configs(tmp_path):
+    chain = load_book(_book(tmp_path, ENTRY), {})[56]
+    assert (chain.name, chain.network, chain.subgraph_url, chain.rpc_url) == ("BNB Smart Chain", "bsc", "http://graph/56", "http://rpc/56")
+    assert chain.contracts == {"voter": ENTRY["contracts"]["voter"], "multicall3": MULTICALL3}
+    assert [(v.key, v.address, v.kind) for v in chain.vaults] == [("cl-a", VAULT, "cl")]  # EIP-55
+    assert chain.vault_contracts == ENTRY["vaultContracts"] and chain.foundation_wallet == ENTRY["foundationWallet"]
+
+
+def test_environment_overrides_one_entry(tmp_path):
+    vaults = tmp_path / "vaults.json"
+    vaults.write_text(json.dumps([{"key": "x", "address": VAULT, "kind": "v2"}]))
+    env = {"RPC_URL_56": "http://other-rpc", "CHAIN_56_VOTER": "0x" + "11" * 20, "VAULTS_56": str(vaults)}
+    chain = load_book(_book(tmp_path, ENTRY), env)[56]
+    assert chain.rpc_url == "http://other-rpc" and chain.subgraph_url == "http://graph/56"
+    assert chain.contracts["voter"] == "0x" + "11" * 20
+    assert [(v.key, v.kind) for v in chain.vaults] == [("x", "v2")]
+
+
+def test_a_missing_book_is_empty_and_a_malformed_one_names_the_entry(tmp_path):
+    assert load_book(tmp_path / "absent.json", {}) == {}
+    with pytest.raises(ChainBookError, match="entry 0.*subgraphUrl"):
+        load_book(_book(tmp_path, {"chainId": 56, "rpcUrl": "x"}), {})
+    with pytest.raises(ChainBookError, match="entry 0.*kind"):
+        load_book(_book(tmp_path, {**ENTRY, "vaults": [{"key": "v", "address": VAULT, "kind": "v3"}]}), {})
+    (tmp_path / "bad.json").write_text("{")
+    with pytest.raises(ChainBookError, match="not JSON"):
+        load_book(tmp_path / "bad.json", {})

@@ -1,0 +1,2 @@
+"""SQL of the warehouse as package data: migrations/, transforms/ and queries/ (read through
+ve_analytics.warehouse.sqlbook)."""
