@@ -20,7 +20,8 @@ from sanic.exceptions import SanicException
 from ve_analytics.api.cache import ResponseCache
 from ve_analytics.api.cron import cron_blueprint
 from ve_analytics.api.discovery import discovery_blueprint
-from ve_analytics.api.envelope import ALLOWED_METHODS, ApiError, error_response, status_code_name
+from ve_analytics.api.envelope import ALLOWED_METHODS, error_response, status_code_name
+from ve_analytics.api.errors import ApiError
 from ve_analytics.api.routes import INTERNAL_ERROR, Family, blueprint, log_failure
 from ve_analytics.api.ratelimit import RateLimiter
 from ve_analytics.api.sql import QueryBook

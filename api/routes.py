@@ -24,7 +24,6 @@ from sanic.response import HTTPResponse
 
 from ve_analytics.api.envelope import (
     STATS_ENVELOPE,
-    ApiError,
     Envelope,
     error_response,
     etag_matches,
@@ -34,6 +33,7 @@ from ve_analytics.api.envelope import (
     success_body,
     success_headers,
 )
+from ve_analytics.api.errors import ApiError
 from ve_analytics.api.guide import STATS_GUIDE, Guide
 from ve_analytics.api.snapshots import LATEST_SNAPSHOT, SNAPSHOT_UNAVAILABLE, Snapshot, SnapshotResolver
 from ve_analytics.api.sql import QueryBook

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ve_analytics.api.envelope import ApiError
+from ve_analytics.api.errors import ApiError
 from ve_analytics.api.routes import ErrorDoc, RequestContext, Route
 from ve_analytics.api.schema import ADDRESS, ISO_TIME, RAW_INTEGER, nullable, obj, ref
 from ve_analytics.api.validation import Param

@@ -10,7 +10,7 @@ import time
 from datetime import datetime
 from typing import Any
 
-from ve_analytics.api.envelope import ApiError
+from ve_analytics.api.errors import ApiError
 from ve_analytics.api.routes import RequestContext
 from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, iso
 from ve_analytics.core.methodology import METHODOLOGY_VERSION

@@ -12,7 +12,7 @@ import asyncio
 import time
 from typing import Any
 
-from ve_analytics.api.envelope import ApiError
+from ve_analytics.api.errors import ApiError
 from ve_analytics.api.routes import ErrorDoc, RequestContext, Route
 from ve_analytics.api.schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, obj, ref
 from ve_analytics.api.stats.handlers import flow_windows

@@ -6,7 +6,7 @@ import logging
 import re
 from typing import Any
 
-from ve_analytics.api.envelope import ApiError
+from ve_analytics.api.errors import ApiError
 from ve_analytics.api.routes import RequestContext
 from ve_analytics.api.vaults import sources
 from ve_analytics.api.vaults.chain import BookState, VaultState

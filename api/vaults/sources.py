@@ -10,7 +10,7 @@ from typing import Any, Awaitable, Callable
 
 import httpx
 
-from ve_analytics.api.envelope import ApiError
+from ve_analytics.api.errors import ApiError
 from ve_analytics.api.routes import RequestContext
 from ve_analytics.api.vaults.chain import BookState, read_balances, read_book
 from ve_analytics.api.vaults.memo import Memo

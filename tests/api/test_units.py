@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ve_analytics.api.cache import ResponseCache
-from ve_analytics.api.envelope import ApiError, cache_control, etag_matches
+from ve_analytics.api.envelope import cache_control, etag_matches
+from ve_analytics.api.errors import ApiError
 from ve_analytics.api.snapshots import Snapshot
 from ve_analytics.api.sql import QueryBook
 from ve_analytics.api.stats.handlers import flow_windows

@@ -6,7 +6,7 @@ import asyncio
 import pytest
 from eth_utils import function_signature_to_4byte_selector
 
-from ve_analytics.api.envelope import ApiError
+from ve_analytics.api.errors import ApiError
 from ve_analytics.api.ratelimit import RateLimiter
 from ve_analytics.api.vaults import abi
 from ve_analytics.api.vaults.memo import Memo
