@@ -529,42 +529,22 @@ def read_live_dynamic_fees(reader: Any, cl_factory: str, module: str) -> dict[st
     }
 
 
-class LiveState:
-    """Per-worker state of the live route: one chain reader and a short cache of the last read."""
-
-    def __init__(self) -> None:
-        self.reader: Any = None
-        self.cached: tuple[float, dict[str, Any]] | None = None
-        self.lock = asyncio.Lock()
-
-
 async def live_dynamic_fees(ctx: RequestContext) -> dict[str, Any]:
-    app_ctx = ctx.app.ctx
-    state = getattr(app_ctx, "live_state", None)
-    if state is None:
-        state = app_ctx.live_state = LiveState()
-    ttl = float(getattr(ctx.settings, "live_cache_seconds", LIVE_CACHE_SECONDS))
-    async with state.lock:  # concurrent misses share one chain read
-        hit = state.cached
-        if hit is not None and time.monotonic() - hit[0] < ttl:
-            return hit[1]
-        try:
-            if state.reader is None:
-                from ve_analytics.readers.chain import ChainReader
+    async def read() -> dict[str, Any]:
+        contracts = ctx.settings.contracts(ctx.chain_id)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            None, read_live_dynamic_fees, ctx.chain_reader(), contracts["clFactory"], contracts["dynamicFeeModule"]
+        )
 
-                state.reader = ChainReader.from_settings(ctx.settings, ctx.chain_id, timeout=10.0, retries=1)
-            contracts = ctx.settings.contracts(ctx.chain_id)
-            loop = asyncio.get_running_loop()
-            data = await loop.run_in_executor(
-                None, read_live_dynamic_fees, state.reader, contracts["clFactory"], contracts["dynamicFeeModule"]
-            )
-        except Exception as exc:  # noqa: BLE001 - any chain failure is this route's documented 500
-            raise ApiError(
-                500, LIVE_FAILED,
-                "the chain RPC read failed; /api/stats/dynamic-fees serves the latest snapshot's fees",
-            ) from exc
-        state.cached = (time.monotonic(), data)
-        return data
+    ttl = float(getattr(ctx.settings, "live_cache_seconds", LIVE_CACHE_SECONDS))
+    try:
+        return await ctx.app.ctx.memo.get(("stats", ctx.route.name), ttl, read)
+    except Exception as exc:  # noqa: BLE001 - any chain failure is this route's documented 500
+        raise ApiError(
+            500, LIVE_FAILED,
+            "the chain RPC read failed; /api/stats/dynamic-fees serves the latest snapshot's fees",
+        ) from exc
 
 
 # ------------------------------------------------------------------------------ routes
