@@ -13,7 +13,7 @@ from typing import Any
 
 from ve_analytics.api.errors import ApiError
 from ve_analytics.api.routes import ErrorDoc, RequestContext, Route
-from ve_analytics.api.schema import ADDRESS, ISO_TIME, RAW_INTEGER, nullable, obj, ref
+from ve_analytics.api.schema import ADDRESS, ISO_TIME, RAW_INTEGER, array_of, nullable, obj, ref
 from ve_analytics.api.validation import Param
 from ve_analytics.core.epochs import LAST_EPOCH_START, WEEK
 
@@ -323,10 +323,6 @@ SCHEMAS: dict[str, dict] = {
     "EpochTopGauge": TOP_GAUGE,
     "EpochSummary": EPOCH_SUMMARY,
 }
-
-
-def array_of(name: str) -> dict:
-    return {"type": "array", "items": ref(name)}
 
 
 # -- handlers --------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from typing import Any
 
 from ve_analytics.api.errors import ApiError
 from ve_analytics.api.routes import ErrorDoc, RequestContext, Route
-from ve_analytics.api.schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, obj, ref
-from ve_analytics.api.stats.handlers import flow_windows
+from ve_analytics.api.schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, array_of, nullable, nullable_ref, obj, ref
+from ve_analytics.api.stats.flow_windows import flow_window, flow_windows, flow_windows_schema
 from ve_analytics.api.validation import Param
 from ve_analytics.core.epochs import iso
 
@@ -31,17 +31,6 @@ PAIR_PATTERN = rf"{SYMBOL}-{SYMBOL}"
 
 
 # ------------------------------------------------------------------------------ schemas
-
-def _array(name: str) -> dict:
-    return {"type": "array", "items": ref(name)}
-
-
-def _nullable_ref(name: str, description: str = "") -> dict:
-    schema: dict = {"oneOf": [ref(name), {"type": "null"}]}
-    if description:
-        schema["description"] = description
-    return schema
-
 
 TOKEN_REF = obj(
     {"address": ADDRESS, "symbol": {"type": "string"}, "decimals": nullable("integer", "null when unknown")},
@@ -73,14 +62,14 @@ POOL_SNAPSHOT = obj(
         "volume24hUsd": nullable("number", "sum of the pool's hourly buckets over flowWindow"),
         "fees24hUsd": nullable("number"),
         "feeApr": nullable("number", "fees24hUsd x 365 / tvlUsd; null when either is unknown or TVL is 0"),
-        "flowWindow": _nullable_ref("FlowWindow", "the 24h window volume24hUsd and fees24hUsd summed"),
+        "flowWindow": nullable_ref("FlowWindow", "the 24h window volume24hUsd and fees24hUsd summed"),
         "gauge": {
             "oneOf": [obj({"address": ADDRESS, "isAlive": nullable("boolean")}), {"type": "null"}],
             "description": "the pool's gauge, null when it has none",
         },
         "incentivized": {"type": "boolean", "description": "the gauge is alive and (when known) receives emissions this epoch"},
         "gaugeApr": nullable("number", "total APR of the gauge (aprBreakdown.total)"),
-        "aprBreakdown": _nullable_ref("AprBreakdown", "null until the gauge snapshot has a row for the pool"),
+        "aprBreakdown": nullable_ref("AprBreakdown", "null until the gauge snapshot has a row for the pool"),
     },
     "One pool at one snapshot.",
 )
@@ -120,9 +109,9 @@ GAUGE_HISTORY_POINT = obj({"snapshotAt": ISO_TIME, "aprBreakdown": ref("AprBreak
 POOL_DETAIL = obj(
     {
         "current": ref("PoolSnapshot"),
-        "history": {**_array("PoolHistoryPoint"), "maxItems": 672, "description": "latest 672 successful snapshots, oldest first"},
-        "gauge": _nullable_ref("PoolGauge", "null when no gauge snapshot row exists for the pool"),
-        "gaugeHistory": {**_array("PoolGaugeHistoryPoint"), "maxItems": 672},
+        "history": {**array_of("PoolHistoryPoint"), "maxItems": 672, "description": "latest 672 successful snapshots, oldest first"},
+        "gauge": nullable_ref("PoolGauge", "null when no gauge snapshot row exists for the pool"),
+        "gaugeHistory": {**array_of("PoolGaugeHistoryPoint"), "maxItems": 672},
     },
     "A pool with its recent history.",
 )
@@ -158,11 +147,9 @@ TOKEN_PRICE_POINT = obj(
 )
 
 TOKEN_DETAIL = obj(
-    {"current": ref("TokenSnapshot"), "history": {**_array("TokenPricePoint"), "maxItems": 672}},
+    {"current": ref("TokenSnapshot"), "history": {**array_of("TokenPricePoint"), "maxItems": 672}},
     "A token with its latest 672 price points, oldest first.",
 )
-
-_WINDOW = {"oneOf": [ref("FlowWindow"), {"type": "null"}]}
 
 CORE_FACTSHEET = obj(
     {
@@ -214,7 +201,7 @@ CORE_FACTSHEET = obj(
                 "fees30dUsd": nullable("number"),
                 "lifetimeVolumeUsd": nullable("number", "cumulative subgraph volume of those pools at the block"),
                 "lifetimeFeesUsd": nullable("number"),
-                "flowWindows": obj({label: _WINDOW for label in ("24h", "7d", "30d")}, "which hourly buckets each rolling total summed"),
+                "flowWindows": flow_windows_schema("which hourly buckets each rolling total summed"),
             }
         ),
         "ratios": obj(
@@ -266,7 +253,7 @@ LIVE_DYNAMIC_FEES = obj(
         "blockTimestamp": ISO_TIME,
         "readAt": {**ISO_TIME, "description": "when the chain was read (the server caches a read briefly)"},
         "dynamicFeeModule": ADDRESS,
-        "pools": _array("LiveDynamicFeePool"),
+        "pools": array_of("LiveDynamicFeePool"),
     },
     "Current fees of every CL pool and the dynamic fee module's configuration, read from chain RPC.",
 )
@@ -306,10 +293,6 @@ SCHEMAS = {
 APR_KEYS = (("emission", "aprEmission"), ("fee", "aprFee"), ("bribe", "aprBribe"), ("total", "gaugeApr"))
 
 
-def _window_24h(end_iso: str | None, hours: int) -> dict[str, Any] | None:
-    return flow_windows(end_iso, {"hours24h": hours, "hours7d": 0, "hours30d": 0})["24h"]
-
-
 def pool_snapshot(row: dict[str, Any]) -> dict[str, Any]:
     gauge = None
     if row["gaugeAddress"] is not None:
@@ -329,7 +312,7 @@ def pool_snapshot(row: dict[str, Any]) -> dict[str, Any]:
         "volume24hUsd": row["volume24hUsd"],
         "fees24hUsd": row["fees24hUsd"],
         "feeApr": row["feeApr"],
-        "flowWindow": _window_24h(row["flowWindowEnd"], row["hours24h"]),
+        "flowWindow": flow_window("24h", row["flowWindowEnd"], row["hours24h"]),
         "gauge": gauge,
         "incentivized": bool(row["incentivized"]),
         "gaugeApr": row["gaugeApr"],
@@ -419,7 +402,7 @@ async def core(ctx: RequestContext) -> dict[str, Any]:
     c = rows[0]
     history = await ctx.rows("core_price_history")
     daily = await ctx.rows("core_daily", token=c["address"])
-    windows = flow_windows(c["flowWindowEnd"], {"hours24h": c["hours24h"], "hours7d": c["hours7d"], "hours30d": c["hours30d"]})
+    windows = flow_windows(c["flowWindowEnd"], c)
     supply_raw = c["totalSupplyRaw"]
     return {
         "snapshotAt": c["snapshotAt"],
@@ -559,7 +542,7 @@ ROUTES: tuple[Route, ...] = (
         "pools",
         pools,
         "Pool snapshots",
-        _array("PoolSnapshot"),
+        array_of("PoolSnapshot"),
         params=(
             Param("sort", "enum", "Sort key, descending; unknown values last", default="tvl", choices=SORTS),
             Param("type", "enum", "v2 (volatile and stable), v3 (concentrated liquidity) or all", default="all", choices=("v2", "v3", "all")),
@@ -593,7 +576,7 @@ ROUTES: tuple[Route, ...] = (
         "pool_daily",
         pool_daily,
         "One pool's volume, fees and closing TVL per UTC day",
-        _array("PoolDailyRow"),
+        array_of("PoolDailyRow"),
         params=(POOL_ID, Param("days", "integer", "Number of days in the window", default=90, minimum=1, maximum=365)),
         error_prefix="pools",
         description="One row per UTC day for the `days` days ending with the snapshot's UTC day, oldest first; a day "
@@ -606,7 +589,7 @@ ROUTES: tuple[Route, ...] = (
         "dynamic_fees",
         dynamic_fees,
         "Concentrated-liquidity pools with dynamic or custom fees (snapshot)",
-        _array("PoolSnapshot"),
+        array_of("PoolSnapshot"),
         description="Pool snapshots of the CL pools whose fee is dynamic or custom, by TVL descending; `feePips` is "
         "the fee charged at the snapshot block. The fallback of /api/stats/live/dynamic-fees.",
         tags=("pools",),
@@ -632,7 +615,7 @@ ROUTES: tuple[Route, ...] = (
         "tokens",
         tokens,
         "Token snapshots",
-        _array("TokenSnapshot"),
+        array_of("TokenSnapshot"),
         params=(Param("limit", "integer", "Number of tokens", default=100, minimum=1, maximum=MAX_LIMIT),),
         description="Every token in a pool of the latest snapshot, by USD price descending (unknown prices last).",
         tags=("tokens",),

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ve_analytics.api.routes import ErrorDoc, Family, Route
 from ve_analytics.api.stats import governance, handlers, market
-from ve_analytics.api.stats.schemas import SCHEMAS, ref
+from ve_analytics.api.schema import array_of, ref
+from ve_analytics.api.stats.schemas import SCHEMAS
 from ve_analytics.api.validation import Param
 from ve_analytics.core.chains import STATS_CHAIN_ID
 
@@ -17,10 +18,6 @@ CONTRACT_VERSION = "0.1.0"
 CONFIG_CACHE_SECONDS = 300
 
 DAYS_30 = Param("days", "integer", "Number of days in the window", default=30, minimum=1, maximum=365)
-
-
-def array_of(name: str) -> dict:
-    return {"type": "array", "items": ref(name)}
 
 
 ROUTES: tuple[Route, ...] = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ve_analytics.api.ratelimit import RATE_LIMITED
 from ve_analytics.api.routes import ErrorDoc, Family, Route
-from ve_analytics.api.schema import ref
+from ve_analytics.api.schema import array_of, ref
 from ve_analytics.api.guide import VAULT_GUIDE
 from ve_analytics.api.validation import Param
 from ve_analytics.api.vaults import handlers, users
@@ -44,10 +44,6 @@ INCLUDE_LIST = Param(
     "Comma list of extras per vault: integration (the manifest), abi (the manifest with full JSON ABIs)",
     pattern=r"(integration|abi)(,(integration|abi))*",
 )
-
-
-def array_of(name: str) -> dict:
-    return {"type": "array", "items": ref(name)}
 
 
 def route(path: str, name: str, handler, summary: str, schema: dict, ttl: int, description: str, params=(), errors=(), tags=("vaults",)) -> Route:

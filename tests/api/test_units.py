@@ -9,7 +9,7 @@ from ve_analytics.api.envelope import cache_control, etag_matches
 from ve_analytics.api.errors import ApiError
 from ve_analytics.api.snapshots import Snapshot
 from ve_analytics.api.sql import QueryBook
-from ve_analytics.api.stats.handlers import flow_windows
+from ve_analytics.api.stats.flow_windows import flow_windows
 from ve_analytics.api.validation import Param, ParamParser, snake
 
 DAYS = Param("days", "integer", default=30, minimum=1, maximum=365)
