@@ -83,7 +83,7 @@ def test_messages_say_what_is_accepted():
 def test_the_published_schema_bounds_what_is_parsed():
     """Found by schemathesis: a schema-valid value must not be a 400, so an integer's implicit
     18-digit limit is published, and an epoch stops where the warehouse's time arithmetic does."""
-    from ve_analytics.api.stats.governance import EPOCH, EPOCH_START, VENFT_ID
+    from ve_analytics.api.stats.governance_routes import EPOCH, EPOCH_START, VENFT_ID
     from ve_analytics.core.epochs import LAST_EPOCH_START, MAX_UNIX_TIME, WEEK
 
     venft = VENFT_ID.json_schema()

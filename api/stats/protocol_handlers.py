@@ -1,7 +1,8 @@
-"""Handlers of the /api/stats family: one per route, each at most one data query.
+"""Handlers of the protocol and system routes of /api/stats: the protocol snapshot, its history
+and daily totals, the service configuration and snapshot freshness.
 
-The SQL files (warehouse_sql/queries/stats/<handler>.sql) do the selecting, naming (camelCase
-aliases) and scaling; handlers only shape nested objects the SQL cannot express flatly.
+Each runs the SQL file of warehouse_sql/queries/stats/ named after it (see RequestContext.rows)
+and only shapes what SQL cannot express flatly.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ve_analytics.core.epochs import QUARTER_HOUR, iso
 from ve_analytics.core.methodology import METHODOLOGY_VERSION
 
 UNHEALTHY = "unhealthy"
+
 
 async def protocol(ctx: RequestContext) -> dict[str, Any]:
     rows = await ctx.rows()

@@ -1,12 +1,13 @@
-"""JSON Schemas of the /api/stats data items (OpenAPI components.schemas).
+"""JSON Schemas of the protocol and system answers of /api/stats (OpenAPI components.schemas).
 
-Nullable values are `["<type>", "null"]`: unknown stays null, never zero. Timestamps are ISO
-8601 UTC with a Z suffix, second precision; epochs are Unix seconds; raw on-chain integers are
-decimal strings next to a number scaled by 1e18 (docs/adr/0001-units-and-scales.md).
+Conventions of every /api/stats schema: nullable values are `["<type>", "null"]` (unknown stays
+null, never zero); timestamps are ISO 8601 UTC with a Z suffix, second precision; epochs are Unix
+seconds; raw on-chain integers are decimal strings next to a number scaled by 1e18
+(docs/adr/0001-units-and-scales.md).
 """
 from __future__ import annotations
 
-from ve_analytics.api.schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, obj, ref
+from ve_analytics.api.schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, obj
 from ve_analytics.api.stats.flow_windows import FLOW_WINDOW, flow_windows_schema
 
 PROTOCOL_SNAPSHOT = obj(
