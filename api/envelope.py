@@ -89,10 +89,11 @@ def error_response(err: ApiError, sources: Iterable[str] = (), meta_: dict[str, 
     return json_response(body, err.status, headers)
 
 
-def preflight(request_headers: str | None) -> HTTPResponse:
+def preflight(request_headers: str | None, methods: str = ALLOWED_METHODS) -> HTTPResponse:
+    """The CORS preflight answer: any origin, `methods`, the requested headers, no body."""
     headers = {
         **CORS_HEADERS,
-        "access-control-allow-methods": ALLOWED_METHODS,
+        "access-control-allow-methods": methods,
         "access-control-max-age": str(PREFLIGHT_MAX_AGE),
         "cache-control": f"public, max-age={PREFLIGHT_MAX_AGE}",
     }
