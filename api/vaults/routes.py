@@ -13,9 +13,8 @@ from ve_analytics.api.routes import ErrorDoc, Family, Route
 from ve_analytics.api.schema import array_of, ref
 from ve_analytics.api.guide import VAULT_GUIDE
 from ve_analytics.api.validation import Param
-from ve_analytics.api.vaults import handlers, users
+from ve_analytics.api.vaults import handlers, schemas, user_schemas, users
 from ve_analytics.api.vaults.envelope import VaultEnvelope
-from ve_analytics.api.vaults.schemas import SCHEMAS
 from ve_analytics.api.vaults.sources import UPSTREAM_ERROR
 from ve_analytics.core.chains import STATS_CHAIN_ID
 
@@ -125,7 +124,7 @@ FAMILY = Family(
     ),
     chain_id=STATS_CHAIN_ID,
     routes=ROUTES,
-    schemas=SCHEMAS,
+    schemas={**schemas.SCHEMAS, **user_schemas.SCHEMAS},
     envelope=VaultEnvelope(STATS_CHAIN_ID),
     rate_limited=True,
     guide=VAULT_GUIDE,
