@@ -15,7 +15,7 @@ import pytest
 
 from ve_analytics.api import cron
 from ve_analytics.api.errors import ApiError
-from ve_analytics.api.testing import ApiServer
+from support.api_server import ApiServer
 from support.chains import with_devnet_book
 from ve_analytics.core.epochs import DAY, QUARTER_HOUR, iso
 
