@@ -30,7 +30,8 @@ from ve_analytics.core.config import Settings
 
 log = logging.getLogger("api")
 
-# values handlers keep for a TTL (api/cache.py); keys are route + parameters, so a full table is rare
+# Values handlers keep for a TTL (api/cache.py), keyed by family name, then route and parameters
+# or the upstream read: a full table is rare, and then the least recently used go first.
 MEMO_MAX_ENTRIES = 1024
 
 # family name -> "module:attribute" of its Family (route table); imported only when served

@@ -1,5 +1,6 @@
-"""Handlers of /api/v1: each reads the memoized vault book (chain, one block) and, where the
-route needs them, the latest published stats rows; sets meta.indexedBlock and meta.degraded."""
+"""Handlers of /api/v1 that answer from the vault book: each reads the memoized vault book
+(chain, one block) and, where the route needs them, the latest published stats rows; sets
+meta.indexedBlock and meta.degraded. History and positions: users.py."""
 from __future__ import annotations
 
 import logging
