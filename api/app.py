@@ -1,7 +1,8 @@
 """Sanic application factory.
 
 `create_app(settings, families=("stats",))` builds one blueprint per API family from its route
-table, the family's OpenAPI document (encoded once), the response cache and the error handler.
+table, the family's OpenAPI document (encoded once), the caches (per-snapshot responses, the
+memo of upstream reads) and the error handler.
 The async ClickHouse client is created in `before_server_start`, kept on `app.ctx`, and closed
 when the server stops; there is no module-level client.
 """
@@ -17,16 +18,21 @@ import orjson
 from sanic import Request, Sanic
 from sanic.exceptions import SanicException
 
-from ve_analytics.api.cache import ResponseCache
+from ve_analytics.api.cache import Cache, ResponseCache
 from ve_analytics.api.cron import cron_blueprint
 from ve_analytics.api.discovery import discovery_blueprint
-from ve_analytics.api.envelope import ALLOWED_METHODS, ApiError, error_response, status_code_name
+from ve_analytics.api.envelope import ALLOWED_METHODS, error_response, status_code_name
+from ve_analytics.api.errors import ApiError
 from ve_analytics.api.routes import INTERNAL_ERROR, Family, blueprint, log_failure
 from ve_analytics.api.ratelimit import RateLimiter
 from ve_analytics.api.sql import QueryBook
 from ve_analytics.core.config import Settings
 
 log = logging.getLogger("api")
+
+# Values handlers keep for a TTL (api/cache.py), keyed by family name, then route and parameters
+# or the upstream read: a full table is rare, and then the least recently used go first.
+MEMO_MAX_ENTRIES = 1024
 
 # family name -> "module:attribute" of its Family (route table); imported only when served
 FAMILIES = {"stats": "ve_analytics.api.stats.routes:FAMILY", "vaults": "ve_analytics.api.vaults.routes:FAMILY"}
@@ -50,6 +56,8 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
     app.ctx.settings = settings
     app.ctx.families = loaded
     app.ctx.cache = ResponseCache(settings.response_cache_entries)
+    app.ctx.memo = Cache(MEMO_MAX_ENTRIES)
+    app.ctx.chain_readers = {}  # chain id -> ChainReader (RequestContext.chain_reader)
     app.ctx.client = None
     app.ctx.client_lock = asyncio.Lock()
 

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import time
 from http import HTTPStatus
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
 import orjson
 from sanic.response import HTTPResponse
 
+from ve_analytics.api.errors import ApiError
+from ve_analytics.api.schema import ISO_TIME
+from ve_analytics.api.snapshots import Snapshot
 from ve_analytics.core.chains import STATS_CHAIN_ID
 from ve_analytics.core.epochs import iso
-
-if TYPE_CHECKING:
-    from ve_analytics.api.snapshots import Snapshot
 
 JSON = "application/json"
 STALE_WHILE_REVALIDATE = 30
@@ -28,18 +28,6 @@ RETRY_AFTER_SECONDS = 60
 
 # Every response carries these, errors and 404s included; browsers may read the ETag.
 CORS_HEADERS = {"access-control-allow-origin": "*", "access-control-expose-headers": "ETag"}
-
-
-class ApiError(Exception):
-    """A failure with its HTTP status and envelope code; raised anywhere in a request."""
-
-    def __init__(self, status: int, code: str, message: str, *, details: Any = None, headers: dict | None = None):
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.details = details
-        self.headers = headers or {}
 
 
 def cache_control(seconds: int) -> str:
@@ -101,10 +89,11 @@ def error_response(err: ApiError, sources: Iterable[str] = (), meta_: dict[str, 
     return json_response(body, err.status, headers)
 
 
-def preflight(request_headers: str | None) -> HTTPResponse:
+def preflight(request_headers: str | None, methods: str = ALLOWED_METHODS) -> HTTPResponse:
+    """The CORS preflight answer: any origin, `methods`, the requested headers, no body."""
     headers = {
         **CORS_HEADERS,
-        "access-control-allow-methods": ALLOWED_METHODS,
+        "access-control-allow-methods": methods,
         "access-control-max-age": str(PREFLIGHT_MAX_AGE),
         "cache-control": f"public, max-age={PREFLIGHT_MAX_AGE}",
     }
@@ -124,7 +113,7 @@ class Envelope:
         it once at start."""
         return self
 
-    def success_meta(self, snapshot: "Snapshot | None", cache_seconds: int, sources: Iterable[str], extra: dict[str, Any]) -> dict[str, Any]:
+    def success_meta(self, snapshot: Snapshot | None, cache_seconds: int, sources: Iterable[str], extra: dict[str, Any]) -> dict[str, Any]:
         return meta(now_iso(), snapshot, cache_seconds, sources)
 
     def failure_meta(self, sources: Iterable[str] = ()) -> dict[str, Any]:
@@ -132,8 +121,6 @@ class Envelope:
 
     def meta_schemas(self, chain_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
         """(ApiMeta, ErrorMeta) JSON Schemas of the OpenAPI components."""
-        from ve_analytics.api.schema import ISO_TIME
-
         api_meta = {
             "type": "object",
             "required": ["chainId", "generatedAt", "source", "cacheTtlSeconds"],

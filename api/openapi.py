@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from ve_analytics.api.envelope import ALLOWED_METHODS, PREFLIGHT_MAX_AGE, cache_control
-from ve_analytics.api.routes import Family, Route
+from ve_analytics.api.routes import INTERNAL_ERROR, Family, Route
 from ve_analytics.api.schema import ref
+from ve_analytics.api.snapshots import SNAPSHOT_UNAVAILABLE
 from ve_analytics.api.validation import UNKNOWN_PARAMETER, Param
 
 OPENAPI_VERSION = "3.1.0"
@@ -123,14 +124,9 @@ def _operation(family: Family, route: Route) -> dict[str, Any]:
     if route.snapshot:
         responses["304"] = {"$ref": "#/components/responses/NotModified"}
 
-    explained = {p.error_code: f"{p.name} must be {p.accepted()}" for p in route.params}
-    explained[UNKNOWN_PARAMETER] = "a query parameter the route does not accept"
-    explained[route.query_failed_code] = "the warehouse query failed; usually transient, retry with backoff"
-    explained["internal_error"] = "an unexpected server error"
-    explained["snapshot_unavailable"] = "no successful snapshot has been published yet"
+    explained = error_texts(route)
     details: dict[int, dict[str, dict]] = {}
     for doc in route.errors:
-        explained[doc.code] = doc.description
         if doc.details_schema is not None:
             details.setdefault(doc.status, {})[doc.code] = doc.details_schema
     for status, codes in route.error_codes().items():
@@ -138,7 +134,7 @@ def _operation(family: Family, route: Route) -> dict[str, Any]:
         responses[str(status)] = _error_response(text, codes, details.get(status, {}), status)
 
     operation: dict[str, Any] = {
-        "operationId": _camel(route.name),
+        "operationId": operation_id(route),
         "summary": route.summary,
         "description": route.description,
         "tags": list(route.tags),
@@ -179,9 +175,22 @@ def _preflight(route: Route) -> dict[str, Any]:
     }
 
 
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
+def operation_id(route: Route) -> str:
+    """The route's name in camelCase (`protocol_history` -> `protocolHistory`)."""
+    head, *rest = route.name.split("_")
     return head + "".join(part.capitalize() for part in rest)
+
+
+def error_texts(route: Route, snapshot_unavailable: str = "no successful snapshot has been published yet") -> dict[str, str]:
+    """What each error code the route may answer means, in words (the contract's error responses
+    and the skill manifest's `errors`)."""
+    texts = {p.error_code: f"{p.name} must be {p.accepted()}" for p in route.params}
+    texts[UNKNOWN_PARAMETER] = "a query parameter the route does not accept"
+    texts[route.query_failed_code] = "the warehouse query failed; usually transient, retry with backoff"
+    texts[INTERNAL_ERROR] = "an unexpected server error"
+    texts[SNAPSHOT_UNAVAILABLE] = snapshot_unavailable
+    texts.update({doc.code: doc.description for doc in route.errors})
+    return texts
 
 
 def build_openapi(family: Family, production_host: str) -> dict[str, Any]:

@@ -6,7 +6,7 @@ the served surface and the published one cannot drift. `blueprint()` turns a fam
 Sanic blueprint whose every route runs the same pipeline:
 
     validate parameters -> resolve the latest successful snapshot (snapshot routes)
-    -> If-None-Match: 304 -> per-snapshot cache hit -> handler (one data query) -> envelope
+    -> If-None-Match: 304 -> per-snapshot cache hit, else handler (one data query) -> envelope
 
 Handler contract: `async def handler(ctx: RequestContext) -> data`, where `data` is the
 JSON-ready `data` member. Raise `ApiError` for a deliberate non-200 answer; any other exception
@@ -24,7 +24,6 @@ from sanic.response import HTTPResponse
 
 from ve_analytics.api.envelope import (
     STATS_ENVELOPE,
-    ApiError,
     Envelope,
     error_response,
     etag_matches,
@@ -34,6 +33,7 @@ from ve_analytics.api.envelope import (
     success_body,
     success_headers,
 )
+from ve_analytics.api.errors import ApiError
 from ve_analytics.api.guide import STATS_GUIDE, Guide
 from ve_analytics.api.snapshots import LATEST_SNAPSHOT, SNAPSHOT_UNAVAILABLE, Snapshot, SnapshotResolver
 from ve_analytics.api.sql import QueryBook
@@ -43,6 +43,7 @@ log = logging.getLogger("api")
 
 DEFAULT_CACHE_SECONDS = 60
 INTERNAL_ERROR = "internal_error"
+RPC_TIMEOUT_SECONDS = 10.0  # a route reading chain RPC live fails within seconds, not the reader's default 30
 
 Handler = Callable[["RequestContext"], Awaitable[Any]]
 
@@ -108,7 +109,8 @@ class Family:
 
 @dataclass(slots=True)
 class RequestContext:
-    """What a handler sees: validated parameters, the resolved snapshot and the query runner."""
+    """What a handler sees: validated parameters, the resolved snapshot, the query runner and
+    the chain reader."""
 
     app: Sanic
     route: Route
@@ -134,6 +136,15 @@ class RequestContext:
         bound.update(values)
         client = await warehouse_client(self.app)
         return await self.queries.rows(client, name or self.route.name, bound)
+
+    def chain_reader(self) -> Any:
+        """The worker's reader of this chain's RPC (readers.chain), created on first use."""
+        readers = self.app.ctx.chain_readers
+        if self.chain_id not in readers:
+            from ve_analytics.readers.chain import ChainReader  # web3 loads only once a route reads the chain
+
+            readers[self.chain_id] = ChainReader.from_settings(self.settings, self.chain_id, timeout=RPC_TIMEOUT_SECONDS, retries=1)
+        return readers[self.chain_id]
 
 
 async def warehouse_client(app: Sanic) -> Any:
@@ -182,17 +193,19 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, resolver: Snapsh
                 headers = success_headers(cache_seconds, snapshot)
                 if etag_matches(request.headers.get("if-none-match"), snapshot.etag):
                     return not_modified(headers)
-                key = (route.name, tuple(sorted(params.items())), snapshot.at_iso)
-                hit = app.ctx.cache.get(key)
-                if hit is not None:
-                    return json_response(hit[0], 200, hit[1])
             else:
                 headers = static_headers
             ctx = RequestContext(app, route, params, snapshot, chain_id, queries)
-            data = await route.handler(ctx)
-            body = success_body(data, envelope.success_meta(snapshot, cache_seconds, route.sources, ctx.meta))
+
+            async def answer() -> tuple[bytes, dict[str, str]]:
+                data = await route.handler(ctx)
+                return success_body(data, envelope.success_meta(snapshot, cache_seconds, route.sources, ctx.meta)), headers
+
             if snapshot is not None:
-                body, headers = app.ctx.cache.put(key, body, headers)
+                key = (route.name, tuple(sorted(params.items())), snapshot.at_iso)
+                body, headers = await app.ctx.cache.fill(key, answer)
+            else:
+                body, headers = await answer()
             return json_response(body, 200, headers)
         except ApiError as err:
             log_failure(request, err.status, err.code, err.message)

@@ -18,6 +18,17 @@ def ref(name: str) -> dict:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
+def array_of(name: str) -> dict:
+    return {"type": "array", "items": ref(name)}
+
+
+def nullable_ref(name: str, description: str = "") -> dict:
+    schema: dict = {"oneOf": [ref(name), {"type": "null"}]}
+    if description:
+        schema["description"] = description
+    return schema
+
+
 def obj(properties: dict, description: str = "") -> dict:
     """A closed object whose properties are all required (nullable ones say so in their type)."""
     schema = {

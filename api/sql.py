@@ -3,7 +3,7 @@
 Each file declares its values as ClickHouse server-side parameters (`{name:Type}`); the book
 binds exactly those through the client's `parameters=`, so user text never enters SQL text.
 Results come back as dicts keyed by the column aliases, with DateTime columns printed by
-`core.epochs.iso` and Date columns as YYYY-MM-DD.
+`core.epochs.iso` (read back with `unix_seconds`) and Date columns as YYYY-MM-DD.
 """
 from __future__ import annotations
 
@@ -40,6 +40,11 @@ def _datetime_text(value: datetime | None) -> str | None:
     if value.tzinfo is None:  # clickhouse-connect returns UTC columns as naive UTC
         value = value.replace(tzinfo=timezone.utc)
     return iso(value)
+
+
+def unix_seconds(text: str) -> int:
+    """The Unix seconds of a DateTime value as this module prints it (ISO 8601 with a Z suffix)."""
+    return int(datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp())
 
 
 def _date_text(value: date | None) -> str | None:

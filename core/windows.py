@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from ve_analytics.core.epochs import DAY, HOUR, floor_to
 
-FLOW_WINDOWS: dict[str, int] = {"24h": DAY, "7d": 7 * DAY, "30d": 30 * DAY}
-ANCHOR = "latest_completed_hour"
+FLOW_WINDOWS: dict[str, int] = {"24h": DAY, "7d": 7 * DAY, "30d": 30 * DAY}  # label -> duration
+ANCHOR = "latest_completed_hour"  # where every window ends, as the API names it
 
 
 @dataclass(frozen=True)
@@ -46,5 +46,10 @@ def window_end(snapshot_ts: int, newest_bucket_start: int | None) -> int | None:
     return end
 
 
+def flow_window(label: str, end: int) -> FlowWindow:
+    """The window `label` (a key of FLOW_WINDOWS) ending at `end`."""
+    return FlowWindow(label, end - FLOW_WINDOWS[label], end)
+
+
 def flow_windows(end: int) -> dict[str, FlowWindow]:
-    return {label: FlowWindow(label, end - seconds, end) for label, seconds in FLOW_WINDOWS.items()}
+    return {label: flow_window(label, end) for label in FLOW_WINDOWS}

@@ -1,12 +1,13 @@
-"""Handlers of /api/v1: each reads the memoized vault book (chain, one block) and, where the
-route needs them, the latest published stats rows; sets meta.indexedBlock and meta.degraded."""
+"""Handlers of /api/v1 that answer from the vault book: each reads the memoized vault book
+(chain, one block) and, where the route needs them, the latest published stats rows; sets
+meta.indexedBlock and meta.degraded. History and positions: users.py."""
 from __future__ import annotations
 
 import logging
 import re
 from typing import Any
 
-from ve_analytics.api.envelope import ApiError
+from ve_analytics.api.errors import ApiError
 from ve_analytics.api.routes import RequestContext
 from ve_analytics.api.vaults import sources
 from ve_analytics.api.vaults.chain import BookState, VaultState

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from ve_analytics.api.ratelimit import RATE_LIMITED
 from ve_analytics.api.routes import ErrorDoc, Family, Route
-from ve_analytics.api.schema import ref
+from ve_analytics.api.schema import array_of, ref
 from ve_analytics.api.guide import VAULT_GUIDE
 from ve_analytics.api.validation import Param
-from ve_analytics.api.vaults import handlers, users
+from ve_analytics.api.vaults import handlers, schemas, user_schemas, users
 from ve_analytics.api.vaults.envelope import VaultEnvelope
-from ve_analytics.api.vaults.schemas import SCHEMAS
 from ve_analytics.api.vaults.sources import UPSTREAM_ERROR
 from ve_analytics.core.chains import STATS_CHAIN_ID
 
@@ -44,10 +43,6 @@ INCLUDE_LIST = Param(
     "Comma list of extras per vault: integration (the manifest), abi (the manifest with full JSON ABIs)",
     pattern=r"(integration|abi)(,(integration|abi))*",
 )
-
-
-def array_of(name: str) -> dict:
-    return {"type": "array", "items": ref(name)}
 
 
 def route(path: str, name: str, handler, summary: str, schema: dict, ttl: int, description: str, params=(), errors=(), tags=("vaults",)) -> Route:
@@ -129,7 +124,7 @@ FAMILY = Family(
     ),
     chain_id=STATS_CHAIN_ID,
     routes=ROUTES,
-    schemas=SCHEMAS,
+    schemas={**schemas.SCHEMAS, **user_schemas.SCHEMAS},
     envelope=VaultEnvelope(STATS_CHAIN_ID),
     rate_limited=True,
     guide=VAULT_GUIDE,

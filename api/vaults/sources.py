@@ -1,6 +1,7 @@
 """The upstreams of /api/v1 as handlers see them: the memoized chain read of the vault book
 (one block per answer, single-flight), the warehouse's latest published prices and APRs, and the
-health probes. The chain reader and the memo live on `app.ctx` (one per worker)."""
+health probes; `memoized`, which keeps a handler's answer for its route's cache_seconds. The
+memo (api/cache.py) and the chain reader are the worker's (`app.ctx`)."""
 from __future__ import annotations
 
 import asyncio
@@ -10,24 +11,16 @@ from typing import Any, Awaitable, Callable
 
 import httpx
 
-from ve_analytics.api.envelope import ApiError
+from ve_analytics.api.errors import ApiError
 from ve_analytics.api.routes import RequestContext
+from ve_analytics.api.sql import unix_seconds
 from ve_analytics.api.vaults.chain import BookState, read_balances, read_book
-from ve_analytics.api.vaults.memo import Memo
 
 log = logging.getLogger("api")
 
 BOOK_TTL_SECONDS = 15  # the vaults resource's memoization (spec: vaults 15 s)
 UPSTREAM_ERROR = "upstream_error"
-RPC_TIMEOUT_SECONDS = 10.0
 SUBGRAPH_TIMEOUT_SECONDS = 3.0
-
-
-def memo(ctx: RequestContext) -> Memo:
-    app_ctx = ctx.app.ctx
-    if getattr(app_ctx, "vault_memo", None) is None:
-        app_ctx.vault_memo = Memo()
-    return app_ctx.vault_memo
 
 
 def contracts(ctx: RequestContext) -> dict[str, str]:
@@ -35,25 +28,16 @@ def contracts(ctx: RequestContext) -> dict[str, str]:
     return {**ctx.settings.contracts(ctx.chain_id), **ctx.settings.chain(ctx.chain_id).vault_contracts}
 
 
-def _reader(ctx: RequestContext) -> Any:
-    app_ctx = ctx.app.ctx
-    if getattr(app_ctx, "vault_reader", None) is None:
-        from ve_analytics.readers.chain import ChainReader
-
-        app_ctx.vault_reader = ChainReader.from_settings(ctx.settings, ctx.chain_id, timeout=RPC_TIMEOUT_SECONDS, retries=1)
-    return app_ctx.vault_reader
-
-
 async def book(ctx: RequestContext) -> BookState:
     """Every vault's on-chain state at the head block; 502 upstream_error when the RPC fails."""
 
     async def compute() -> BookState:
-        reader, vaults, book_contracts = _reader(ctx), ctx.settings.vaults(ctx.chain_id), contracts(ctx)
+        reader, vaults, book_contracts = ctx.chain_reader(), ctx.settings.vaults(ctx.chain_id), contracts(ctx)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, read_book, reader, vaults, book_contracts)
 
     try:
-        return await memo(ctx).get(("book",), BOOK_TTL_SECONDS, compute)
+        return await ctx.app.ctx.memo.get(("vaults", "book"), BOOK_TTL_SECONDS, compute)
     except Exception as exc:  # noqa: BLE001 - any chain failure is this family's documented 502
         log.warning("vault book read failed: %s: %s", type(exc).__name__, str(exc)[:300])
         raise ApiError(502, UPSTREAM_ERROR, "the chain RPC did not answer; retry with backoff") from exc
@@ -77,7 +61,7 @@ async def prices(ctx: RequestContext, state: BookState) -> dict[str, float]:
 
 async def balances(ctx: RequestContext, state: BookState, user: str) -> list[int | None]:
     """`balanceOf(user)` of every vault of `state` at state.block (None: the read reverted)."""
-    reader, configs = _reader(ctx), [v.config for v in state.vaults]
+    reader, configs = ctx.chain_reader(), [v.config for v in state.vaults]
     loop = asyncio.get_running_loop()
     try:
         return await loop.run_in_executor(None, read_balances, reader, configs, user, state.block)
@@ -105,8 +89,8 @@ def memoized(handler: Callable[[RequestContext], Awaitable[Any]]) -> Callable[[R
             data = await handler(ctx)
             return data, dict(ctx.meta)
 
-        key = (ctx.route.name, tuple(sorted(ctx.params.items())))
-        data, meta = await memo(ctx).get(key, ctx.route.cache_seconds, compute)
+        key = ("vaults", ctx.route.name, tuple(sorted(ctx.params.items())))
+        data, meta = await ctx.app.ctx.memo.get(key, ctx.route.cache_seconds, compute)
         ctx.meta.update(meta)
         return data
 
@@ -129,6 +113,4 @@ async def subgraph_head(ctx: RequestContext) -> dict[str, Any]:
 
 
 def age_seconds(iso_text: str) -> int:
-    from datetime import datetime
-
-    return max(int(time.time() - datetime.fromisoformat(iso_text.replace("Z", "+00:00")).timestamp()), 0)
+    return max(int(time.time() - unix_seconds(iso_text)), 0)

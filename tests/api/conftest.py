@@ -25,10 +25,10 @@ from typing import Any
 import httpx
 import pytest
 
-from ve_analytics.api.contract_check import ContractChecker
+from support.contract_check import ContractChecker
 from support.chains import with_devnet_book
 from api_settings import ANALYST_PASSWORD, ANALYST_USER, WRITER_PASSWORD, WRITER_USER, settings_for
-from ve_analytics.api.testing import ApiServer
+from support.api_server import ApiServer
 from governance_seed import seed_governance
 from market_seed import seed_market_minimal
 from ve_analytics.core.config import Settings

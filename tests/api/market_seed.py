@@ -207,7 +207,7 @@ class MarketApi:
 def start_market(fresh_settings, contract, http, devnet, data_dir, latest: int) -> MarketApi:
     import dataclasses
 
-    from ve_analytics.api.testing import ApiServer
+    from support.api_server import ApiServer
     from ve_analytics.warehouse.client import get_client
     from ve_analytics.warehouse.migrate import migrate
 

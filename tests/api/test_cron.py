@@ -14,8 +14,8 @@ import httpx
 import pytest
 
 from ve_analytics.api import cron
-from ve_analytics.api.envelope import ApiError
-from ve_analytics.api.testing import ApiServer
+from ve_analytics.api.errors import ApiError
+from support.api_server import ApiServer
 from support.chains import with_devnet_book
 from ve_analytics.core.epochs import DAY, QUARTER_HOUR, iso
 

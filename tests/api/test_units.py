@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from ve_analytics.api.cache import ResponseCache
-from ve_analytics.api.envelope import ApiError, cache_control, etag_matches
+from ve_analytics.api.envelope import cache_control, etag_matches
+from ve_analytics.api.errors import ApiError
 from ve_analytics.api.snapshots import Snapshot
 from ve_analytics.api.sql import QueryBook
-from ve_analytics.api.stats.handlers import flow_windows
+from ve_analytics.api.stats.flow_windows import flow_windows
 from ve_analytics.api.validation import Param, ParamParser, snake
 
 DAYS = Param("days", "integer", default=30, minimum=1, maximum=365)
@@ -82,7 +83,7 @@ def test_messages_say_what_is_accepted():
 def test_the_published_schema_bounds_what_is_parsed():
     """Found by schemathesis: a schema-valid value must not be a 400, so an integer's implicit
     18-digit limit is published, and an epoch stops where the warehouse's time arithmetic does."""
-    from ve_analytics.api.stats.governance import EPOCH, EPOCH_START, VENFT_ID
+    from ve_analytics.api.stats.governance_routes import EPOCH, EPOCH_START, VENFT_ID
     from ve_analytics.core.epochs import LAST_EPOCH_START, MAX_UNIX_TIME, WEEK
 
     venft = VENFT_ID.json_schema()

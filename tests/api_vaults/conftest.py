@@ -18,8 +18,8 @@ from typing import Any, Callable
 import httpx
 import pytest
 
-from ve_analytics.api.contract_check import ContractChecker
-from ve_analytics.api.testing import ApiServer
+from support.contract_check import ContractChecker
+from support.api_server import ApiServer
 from ve_analytics.core.config import Settings
 from support.chains import with_devnet_book
 from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR

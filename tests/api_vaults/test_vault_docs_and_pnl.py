@@ -3,7 +3,7 @@ pure functions only); the served documents are checked over HTTP in test_vault_r
 from __future__ import annotations
 
 from ve_analytics.api.app import load_family
-from ve_analytics.api.discovery import build_skill, render_skill_md
+from ve_analytics.api.skill import build_skill, render_skill_md
 from ve_analytics.api.guide import STATS_GUIDE, VAULT_GUIDE
 from ve_analytics.api.openapi import build_openapi
 from ve_analytics.api.vaults.chain import VaultState

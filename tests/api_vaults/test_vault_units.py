@@ -6,10 +6,10 @@ import asyncio
 import pytest
 from eth_utils import function_signature_to_4byte_selector
 
-from ve_analytics.api.envelope import ApiError
+from ve_analytics.api.errors import ApiError
 from ve_analytics.api.ratelimit import RateLimiter
 from ve_analytics.api.vaults import abi
-from ve_analytics.api.vaults.memo import Memo
+from ve_analytics.api.cache import Cache as Memo
 
 
 def test_token_bucket():

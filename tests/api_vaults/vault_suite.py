@@ -6,8 +6,8 @@ from typing import Any
 
 import httpx
 
-from ve_analytics.api.contract_check import ContractChecker
-from ve_analytics.api.testing import ApiServer
+from support.contract_check import ContractChecker
+from support.api_server import ApiServer
 
 PAUSED_VAULT = "cl-btcb-wbnb"
 UNPRICED_GAUGE_VAULT = "v2-core-wbnb"  # its gauge has no APR row: /gauges answers null + degraded

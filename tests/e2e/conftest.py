@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ve_analytics.api.contract_check import ContractChecker
+from support.contract_check import ContractChecker
 from ve_analytics.cli.processes import Service, cli, free_port
 from ve_analytics.cli.stack import write_devnet_book
 

@@ -1,50 +1,22 @@
-"""Handlers of the /api/stats family: one per route, each at most one data query.
+"""Handlers of the protocol and system routes of /api/stats: the protocol snapshot, its history
+and daily totals, the service configuration and snapshot freshness.
 
-The SQL files (warehouse_sql/queries/stats/<handler>.sql) do the selecting, naming (camelCase
-aliases) and scaling; handlers only shape nested objects the SQL cannot express flatly.
+Each runs the SQL file of warehouse_sql/queries/stats/ named after it (see RequestContext.rows)
+and only shapes what SQL cannot express flatly.
 """
 from __future__ import annotations
 
-import logging
 import time
-from datetime import datetime
 from typing import Any
 
-from ve_analytics.api.envelope import ApiError
+from ve_analytics.api.errors import ApiError
 from ve_analytics.api.routes import RequestContext
-from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, iso
+from ve_analytics.api.sql import unix_seconds
+from ve_analytics.api.stats.flow_windows import HOURS_COLUMNS, flow_windows
+from ve_analytics.core.epochs import QUARTER_HOUR, iso
 from ve_analytics.core.methodology import METHODOLOGY_VERSION
 
-log = logging.getLogger("api")
-
 UNHEALTHY = "unhealthy"
-
-# flowWindows label -> (duration, column holding the number of hourly buckets found)
-FLOW_WINDOWS = (("24h", DAY, "hours24h"), ("7d", 7 * DAY, "hours7d"), ("30d", 30 * DAY, "hours30d"))
-
-
-def _unix(text: str) -> int:
-    return int(datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp())
-
-
-def flow_windows(window_end: str | None, hours: dict[str, int]) -> dict[str, Any]:
-    if window_end is None:
-        return {label: None for label, _, _ in FLOW_WINDOWS}
-    end = _unix(window_end)
-    windows: dict[str, Any] = {}
-    for label, seconds, column in FLOW_WINDOWS:
-        expected = seconds // HOUR
-        covered = int(hours[column])
-        windows[label] = {
-            "from": iso(end - seconds),
-            "toExclusive": window_end,
-            "durationSeconds": seconds,
-            "anchor": "latest_completed_hour",
-            "hoursCovered": covered,
-            "hoursExpected": expected,
-            "complete": covered == expected,
-        }
-    return windows
 
 
 async def protocol(ctx: RequestContext) -> dict[str, Any]:
@@ -53,7 +25,7 @@ async def protocol(ctx: RequestContext) -> dict[str, Any]:
         raise LookupError(f"no protocol_snap15m row for the snapshot at {ctx.snapshot.at_iso if ctx.snapshot else '?'}")
     row = rows[0]
     window_end = row.pop("flowWindowEnd")
-    hours = {column: row.pop(column) for _, _, column in FLOW_WINDOWS}
+    hours = {column: row.pop(column) for column in HOURS_COLUMNS.values()}
     # flowWindows sits after the flow totals it describes
     out: dict[str, Any] = {}
     for key, value in row.items():
@@ -116,7 +88,7 @@ async def health(ctx: RequestContext) -> dict[str, Any]:
     if snapshot_at is None:
         status["reason"] = "no_successful_snapshot"
         raise ApiError(503, UNHEALTHY, "no successful snapshot has been published yet", details=status)
-    age = max(int(now) - _unix(snapshot_at), 0)
+    age = max(int(now) - unix_seconds(snapshot_at), 0)
     status.update(snapshotAt=snapshot_at, ageSeconds=age)
     if age >= stale_after_minutes * 60:
         status["reason"] = "stale"

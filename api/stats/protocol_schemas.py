@@ -1,25 +1,14 @@
-"""JSON Schemas of the /api/stats data items (OpenAPI components.schemas).
+"""JSON Schemas of the protocol and system answers of /api/stats (OpenAPI components.schemas).
 
-Nullable values are `["<type>", "null"]`: unknown stays null, never zero. Timestamps are ISO
-8601 UTC with a Z suffix, second precision; epochs are Unix seconds; raw on-chain integers are
-decimal strings next to a number scaled by 1e18 (docs/adr/0001-units-and-scales.md).
+Conventions of every /api/stats schema: nullable values are `["<type>", "null"]` (unknown stays
+null, never zero); timestamps are ISO 8601 UTC with a Z suffix, second precision; epochs are Unix
+seconds; raw on-chain integers are decimal strings next to a number scaled by 1e18
+(docs/adr/0001-units-and-scales.md).
 """
 from __future__ import annotations
 
-from ve_analytics.api.schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, obj, ref
-
-FLOW_WINDOW = obj(
-    {
-        "from": {**ISO_TIME, "description": "window start (inclusive)"},
-        "toExclusive": {**ISO_TIME, "description": "window end (exclusive): the end of the latest hourly bucket completed by the snapshot"},
-        "durationSeconds": {"type": "integer"},
-        "anchor": {"const": "latest_completed_hour"},
-        "hoursCovered": {"type": "integer", "minimum": 0, "description": "hourly buckets found in the window"},
-        "hoursExpected": {"type": "integer", "minimum": 1},
-        "complete": {"type": "boolean", "description": "hoursCovered == hoursExpected"},
-    },
-    "The rolling window a flow total summed: hourly buckets in [from, toExclusive).",
-)
+from ve_analytics.api.schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, obj
+from ve_analytics.api.stats.flow_windows import FLOW_WINDOW, flow_windows_schema
 
 PROTOCOL_SNAPSHOT = obj(
     {
@@ -35,9 +24,8 @@ PROTOCOL_SNAPSHOT = obj(
         "fees7dUsd": nullable("number"),
         "volume30dUsd": nullable("number"),
         "fees30dUsd": nullable("number"),
-        "flowWindows": obj(
-            {label: {"oneOf": [ref("FlowWindow"), {"type": "null"}]} for label in ("24h", "7d", "30d")},
-            "Which hourly buckets each rolling total summed; null when the snapshot has no flow window.",
+        "flowWindows": flow_windows_schema(
+            "Which hourly buckets each rolling total summed; null when the snapshot has no flow window."
         ),
         "activeGaugeCount": nullable("integer"),
         "epochStart": {"type": "integer", "description": "current epoch start, Unix seconds (Thursday 00:00 UTC)"},

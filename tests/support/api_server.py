@@ -1,10 +1,12 @@
-"""Test helper: the API in its own process on a free port, exactly as `serve()` runs it.
+"""Test harness: the API in its own process on a free port, exactly as `serve()` runs it.
 
     with ApiServer(settings) as api:        # or ApiServer(settings).start() ... .stop()
         httpx.get(api.url + "/api/stats/protocol")
 
 The settings object is handed to the child process as-is (pickled over stdin), so tests need
-no environment juggling. The child's output goes to `log_path` (default: a temporary file).
+no environment juggling. The child runs this very file by its path (`_main`), so the product
+needs no entry point for tests and the child no tests folder on its import path. Its output goes
+to `log_path` (default: a temporary file).
 """
 from __future__ import annotations
 
@@ -16,8 +18,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ve_analytics.core.config import Settings
+from ve_analytics.api.app import load_family
+from ve_analytics.api.server import serve
 from ve_analytics.cli.processes import free_port, wait_http
+from ve_analytics.core.config import Settings
+from ve_analytics.core.logs import setup_logging
 
 
 class ApiServer:
@@ -47,7 +52,7 @@ class ApiServer:
     def start(self, timeout: float = 60.0) -> "ApiServer":
         with open(self.log_path, "ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "ve_analytics.api.testing", self.host, str(self.port)],
+                [sys.executable, __file__, self.host, str(self.port)],
                 stdin=subprocess.PIPE,
                 stdout=out,
                 stderr=subprocess.STDOUT,
@@ -57,8 +62,6 @@ class ApiServer:
         self.proc.stdin.write(pickle.dumps((self.settings, self.families)))
         self.proc.stdin.close()
         try:
-            from ve_analytics.api.app import load_family
-
             prefix = load_family(self.families[0]).prefix
             wait_http(f"{self.url}{prefix}/openapi.json", timeout=timeout, proc=self.proc)
         except Exception:
@@ -88,9 +91,6 @@ class ApiServer:
 
 
 def _main() -> None:
-    from ve_analytics.api.server import serve
-    from ve_analytics.core.logs import setup_logging
-
     setup_logging()
     settings, families = pickle.loads(sys.stdin.buffer.read())
     serve(settings, host=sys.argv[1], port=int(sys.argv[2]), workers=1, families=families)

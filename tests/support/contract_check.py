@@ -1,4 +1,4 @@
-"""Response validation against a served OpenAPI document (used by the test suites).
+"""Test harness: response validation against a served OpenAPI document.
 
     contract = ContractChecker(httpx.get(base + "/api/stats/openapi.json").json())
     contract.check(response)   # body schema for the path and status, documented headers
