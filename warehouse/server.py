@@ -31,11 +31,9 @@ is serialized.
 from __future__ import annotations
 
 import argparse
-import base64
 import email.parser
 import email.policy
 import gzip
-import hmac
 import json
 import logging
 import re
@@ -46,24 +44,25 @@ import threading
 import time
 import uuid
 import zlib
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
 from ve_analytics.core.config import Settings
+from ve_analytics.warehouse.engine import DEFAULT_DATABASE, ChdbEngine
+from ve_analytics.warehouse.errors import ClickHouseError
+from ve_analytics.warehouse.request_body import RequestBody, decoded
+from ve_analytics.warehouse.users import User, Users, users_from_settings
 
 log = logging.getLogger("warehouse.server")
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8123
 DEFAULT_FORMAT = "TabSeparated"
-DEFAULT_DATABASE = "default"
 KEEP_ALIVE_SECONDS = 30
-READ_CHUNK = 1 << 20
 INSERT_HEAD_LIMIT = 1 << 16  # an `INSERT INTO ... FORMAT x` header longer than this is not expected
 MAX_QUERY_BODY = 256 << 20  # a non-INSERT statement read in full; ClickHouse limits it by max_query_size
 
@@ -80,50 +79,6 @@ TRANSPORT_PARAMS = frozenset(
         "http_wait_end_of_query", "http_response_buffer_size", "add_http_cors_header",
         "http_native_compression_disable_checksumming_on_decompress", "http_write_exception_in_output_format",
         "http_response_headers", "output_format_parallel_formatting_http",
-    }
-)
-
-# ClickHouse's src/Server/HTTP/exceptionCodeToHTTPStatus.cpp, by error name.
-_STATUS_BY_NAME: dict[str, int] = {"REQUIRED_PASSWORD": 401}
-_STATUS_BY_NAME.update(
-    dict.fromkeys(
-        ["UNKNOWN_USER", "WRONG_PASSWORD", "AUTHENTICATION_FAILED", "SET_NON_GRANTED_ROLE", "ACCESS_DENIED"], 403
-    )
-)
-_STATUS_BY_NAME.update(
-    dict.fromkeys(
-        [
-            "BAD_ARGUMENTS", "CANNOT_COMPILE_REGEXP", "CANNOT_PARSE_TEXT", "CANNOT_PARSE_ESCAPE_SEQUENCE",
-            "CANNOT_PARSE_QUOTED_STRING", "CANNOT_PARSE_DATE", "CANNOT_PARSE_DATETIME", "CANNOT_PARSE_NUMBER",
-            "CANNOT_PARSE_DOMAIN_VALUE_FROM_STRING", "CANNOT_PARSE_IPV4", "CANNOT_PARSE_IPV6",
-            "CANNOT_PARSE_INPUT_ASSERTION_FAILED", "CANNOT_PARSE_UUID", "DUPLICATE_COLUMN", "ILLEGAL_COLUMN",
-            "UNKNOWN_ELEMENT_IN_AST", "UNKNOWN_TYPE_OF_AST_NODE", "THERE_IS_NO_COLUMN", "TOO_DEEP_AST",
-            "TOO_BIG_AST", "UNEXPECTED_AST_STRUCTURE", "SYNTAX_ERROR", "INCORRECT_DATA", "TYPE_MISMATCH",
-            "VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE",
-        ],
-        400,
-    )
-)
-_STATUS_BY_NAME.update(
-    dict.fromkeys(
-        [
-            "UNKNOWN_TABLE", "UNKNOWN_FUNCTION", "UNKNOWN_IDENTIFIER", "UNKNOWN_TYPE", "UNKNOWN_STORAGE",
-            "UNKNOWN_DATABASE", "UNKNOWN_SETTING", "UNKNOWN_DIRECTION_OF_SORTING", "UNKNOWN_AGGREGATE_FUNCTION",
-            "UNKNOWN_FORMAT", "UNKNOWN_DATABASE_ENGINE", "UNKNOWN_TYPE_OF_QUERY", "UNKNOWN_ROLE",
-        ],
-        404,
-    )
-)
-_STATUS_BY_NAME.update(
-    {
-        "QUERY_IS_TOO_LARGE": 413,
-        "NOT_IMPLEMENTED": 501,
-        "SOCKET_TIMEOUT": 503,
-        "CANNOT_OPEN_FILE": 503,
-        "HTTP_LENGTH_REQUIRED": 411,
-        "TIMEOUT_EXCEEDED": 408,
-        "CANNOT_SCHEDULE_TASK": 503,
-        "UNSUPPORTED_MEDIA_TYPE": 415,
     }
 )
 
@@ -146,9 +101,6 @@ _CONTENT_TYPES = {
     "RowBinaryWithNamesAndTypes": "application/octet-stream",
 }
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_ENGINE_ERROR = re.compile(r"Code:\s*(\d+)\.", re.DOTALL)
-_ERROR_NAME = re.compile(r"\(([A-Z][A-Z0-9_]*)\)")
 # Leading whitespace and comments, then the first keyword of a statement.
 _LEADING_NOISE = re.compile(r"(?:\s+|--[^\n]*|#[^\n]*|/\*.*?\*/)*", re.DOTALL)
 _KEYWORD = re.compile(r"[A-Za-z]+")
@@ -166,55 +118,7 @@ _RESULT_KEYWORDS = frozenset({"SELECT", "WITH", "SHOW", "DESC", "DESCRIBE", "EXI
 _SESSION_KEYWORDS = frozenset({"SET", "USE", "BEGIN", "COMMIT", "ROLLBACK"})
 
 
-# --------------------------------------------------------------------------------------- errors
-
-
-class ClickHouseError(Exception):
-    """An error in ClickHouse's form: numeric code, symbolic name, message."""
-
-    def __init__(self, code: int, name: str, message: str, *, text: str | None = None):
-        super().__init__(message)
-        self.code = code
-        self.name = name
-        self.message = message
-        self._text = text  # the engine's own rendering, kept verbatim
-
-    @classmethod
-    def from_engine(cls, exc: BaseException) -> ClickHouseError:
-        text = str(exc).strip()
-        m = _ENGINE_ERROR.search(text)
-        if not m:
-            return cls(1001, "STD_EXCEPTION", text or type(exc).__name__)
-        names = _ERROR_NAME.findall(text)
-        return cls(int(m.group(1)), names[-1] if names else "UNKNOWN_EXCEPTION", text, text=text[m.start():])
-
-    @property
-    def status(self) -> int:
-        return _STATUS_BY_NAME.get(self.name, 500)
-
-    def render(self, version: str) -> bytes:
-        if self._text is not None:
-            text = self._text
-        else:
-            text = f"Code: {self.code}. DB::Exception: {self.message}. ({self.name})"
-        if "(version " not in text:
-            text = f"{text} (version {version})"
-        return (text + "\n").encode("utf-8", "replace")
-
-
-def _error(code: int, name: str, message: str) -> ClickHouseError:
-    return ClickHouseError(code, name, message)
-
-
 # ----------------------------------------------------------------------------------- SQL helpers
-
-
-def quote_identifier(name: str) -> str:
-    return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"
-
-
-def quote_literal(value: str) -> str:
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'").replace("\0", "\\0") + "'"
 
 
 def _first_keyword(sql: str) -> tuple[str, int]:
@@ -242,117 +146,7 @@ def _could_be_insert(head: bytes | bytearray) -> bool:
     return b"INSERT".startswith(probe) if len(probe) < 6 else probe == b"INSERT"
 
 
-# --------------------------------------------------------------------------------- request body
-
-
-class _Body:
-    """The raw request body (Content-Length or chunked), read lazily from the socket."""
-
-    def __init__(self, rfile, length: int | None, chunked: bool):
-        self._rfile = rfile
-        self._remaining = length or 0
-        self._chunked = chunked
-        self._chunk_left = 0
-        self.done = not chunked and not length
-        self.started = False
-
-    def read(self, size: int = READ_CHUNK) -> bytes:
-        """The next piece of the body, b'' at its end."""
-        self.started = True
-        if self.done:
-            return b""
-        if not self._chunked:
-            data = self._rfile.read(min(size, self._remaining))
-            if not data:
-                raise _error(33, "CANNOT_READ_ALL_DATA", "Unexpected end of request body")
-            self._remaining -= len(data)
-            self.done = self._remaining <= 0
-            return data
-        if self._chunk_left == 0:
-            line = self._rfile.readline(65537)
-            if not line:
-                raise _error(33, "CANNOT_READ_ALL_DATA", "Unexpected end of chunked request body")
-            try:
-                self._chunk_left = int(line.split(b";", 1)[0].strip(), 16)
-            except ValueError:
-                raise _error(27, "CANNOT_PARSE_INPUT_ASSERTION_FAILED", "Malformed chunk in request body") from None
-            if self._chunk_left == 0:
-                while True:  # trailer section, up to the empty line
-                    trailer = self._rfile.readline(65537)
-                    if trailer in (b"\r\n", b"\n", b""):
-                        break
-                self.done = True
-                return b""
-        data = self._rfile.read(min(size, self._chunk_left))
-        if not data:
-            raise _error(33, "CANNOT_READ_ALL_DATA", "Unexpected end of chunked request body")
-        self._chunk_left -= len(data)
-        if self._chunk_left == 0:
-            self._rfile.readline(3)  # CRLF closing the chunk
-        return data
-
-    def __iter__(self) -> Iterator[bytes]:
-        while True:
-            data = self.read()
-            if not data:
-                return
-            yield data
-
-    def drain(self) -> None:
-        while not self.done:
-            self.read()
-
-
-def _decompressor_factory(encoding: str) -> Callable[[], Any] | None:
-    enc = encoding.strip().lower()
-    if enc in ("", "identity"):
-        return None
-    if enc in ("gzip", "x-gzip"):
-        return lambda: zlib.decompressobj(wbits=47)  # gzip or zlib, auto-detected
-    if enc == "deflate":
-        return lambda: zlib.decompressobj(wbits=15)
-    if enc == "lz4":
-        import lz4.frame
-
-        return lz4.frame.LZ4FrameDecompressor
-    if enc == "zstd":
-        from backports import zstd
-
-        return zstd.ZstdDecompressor
-    if enc == "br":
-        try:
-            import brotli
-        except ImportError:
-            pass
-        else:
-            return brotli.Decompressor
-    raise _error(48, "NOT_IMPLEMENTED", f"Unsupported Content-Encoding: {encoding}")
-
-
-def _decompressed(chunks: Iterable[bytes], factory: Callable[[], Any]) -> Iterator[bytes]:
-    """Decompress a stream that may hold several concatenated frames/members."""
-    decoder = factory()
-    fed = False
-    try:
-        for chunk in chunks:
-            data = chunk
-            while data:
-                fed = True
-                out = decoder.decompress(data)
-                if out:
-                    yield out
-                if getattr(decoder, "eof", False):
-                    data = decoder.unused_data
-                    decoder = factory()
-                    fed = False
-                else:
-                    data = b""
-    except ClickHouseError:
-        raise
-    except Exception as exc:  # corrupt or truncated input in any codec
-        raise _error(271, "CANNOT_DECOMPRESS", f"Cannot decompress request body: {exc}") from None
-    if fed and hasattr(decoder, "eof") and not decoder.eof:
-        raise _error(271, "CANNOT_DECOMPRESS", "Truncated compressed request body")
+# ------------------------------------------------------------------------------------ response
 
 
 def _compress(body: bytes, accept_encoding: str) -> tuple[bytes, str | None]:
@@ -373,190 +167,6 @@ def _compress(body: bytes, accept_encoding: str) -> tuple[bytes, str | None]:
     return body, None
 
 
-# ------------------------------------------------------------------------------- engine access
-
-
-@dataclass(eq=False)
-class _Conn:
-    handle: Any
-    readonly: int
-    database: str = DEFAULT_DATABASE
-    settings: dict[str, str] = field(default_factory=dict)
-    broken: bool = False  # session state unknown or not resettable: close instead of reusing
-
-
-class _Pool:
-    """Engine connections of one read-only level; each serves one request at a time."""
-
-    def __init__(self, connect: Callable[[], _Conn], max_size: int):
-        self._connect = connect
-        self._max = max_size
-        self._idle: list[_Conn] = []
-        self._count = 0
-        self._closed = False
-        self._cond = threading.Condition()
-
-    @contextmanager
-    def acquire(self, timeout: float = 300.0) -> Iterator[_Conn]:
-        conn = None
-        with self._cond:
-            deadline = time.monotonic() + timeout
-            while not self._idle and self._count >= self._max and not self._closed:
-                if not self._cond.wait(max(0.0, deadline - time.monotonic())):
-                    raise _error(202, "TOO_MANY_SIMULTANEOUS_QUERIES", "Too many simultaneous queries")
-            if self._closed:
-                raise _error(210, "NETWORK_ERROR", "Warehouse server is shutting down")
-            if self._idle:
-                conn = self._idle.pop()
-            else:
-                self._count += 1
-        if conn is None:
-            try:
-                conn = self._connect()
-            except BaseException:
-                with self._cond:
-                    self._count -= 1
-                    self._cond.notify()
-                raise
-        try:
-            yield conn
-        finally:
-            with self._cond:
-                if conn.broken or self._closed:
-                    self._count -= 1
-                    _close_quietly(conn.handle)
-                else:
-                    self._idle.append(conn)
-                self._cond.notify()
-
-    def close(self) -> None:
-        with self._cond:
-            self._closed = True
-            for conn in self._idle:
-                self._count -= 1
-                _close_quietly(conn.handle)
-            self._idle.clear()
-            self._cond.notify_all()
-
-    def wait_idle(self, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            while self._count > 0:
-                left = deadline - time.monotonic()
-                if left <= 0 or not self._cond.wait(left):
-                    return self._count == 0
-        return True
-
-
-def _close_quietly(handle: Any) -> None:
-    try:
-        handle.close()
-    except Exception:  # noqa: BLE001 - closing on shutdown or after a failure
-        pass
-
-
-class ChdbEngine:
-    """One chDB instance on disk and pools of its connections (read-write, readonly=1, readonly=2)."""
-
-    def __init__(self, path: Path, max_connections: int = 32):
-        from chdb import _chdb  # imported here: loading the engine library is not free
-
-        self.path = Path(path)
-        self.path.mkdir(parents=True, exist_ok=True)
-        self._chdb = _chdb
-        self._conn_str = str(self.path.resolve())
-        try:
-            self._base = _chdb.connect(self._conn_str)
-        except RuntimeError as exc:
-            raise RuntimeError(f"cannot open the chDB warehouse at {self.path}: {exc}") from None
-        row = self._base.query("SELECT version(), timezone()", "TabSeparated").bytes().decode()
-        self.version, self.timezone = row.rstrip("\n").split("\t")
-        self._pools = {level: _Pool(self._connector(level), max_connections) for level in (0, 1, 2)}
-
-    def _connector(self, readonly: int) -> Callable[[], _Conn]:
-        conn_str = self._conn_str if readonly == 0 else f"{self._conn_str}?readonly={readonly}"
-
-        def connect() -> _Conn:
-            try:
-                return _Conn(self._chdb.connect(conn_str), readonly)
-            except RuntimeError as exc:
-                raise ClickHouseError.from_engine(exc) from None
-
-        return connect
-
-    def connection(self, readonly: int):
-        return self._pools[readonly].acquire()
-
-    def close(self, timeout: float = 10.0) -> None:
-        for pool in self._pools.values():
-            pool.close()
-        for pool in self._pools.values():
-            if not pool.wait_idle(timeout):
-                log.warning("closing the warehouse with queries still running")
-        _close_quietly(self._base)
-
-    # -- per-request session state
-
-    def prepare(self, conn: _Conn, database: str, settings: dict[str, str]) -> None:
-        if database != conn.database:
-            self._run(conn, f"USE {quote_identifier(database)}")
-            conn.database = database
-        if settings != conn.settings:
-            parts = []
-            for name, value in settings.items():
-                if conn.settings.get(name) != value:
-                    if not _IDENTIFIER.match(name):
-                        raise _error(115, "UNKNOWN_SETTING", f"Unknown setting '{name}'")
-                    parts.append(f"{name} = {quote_literal(value)}")
-            parts.extend(f"{name} = DEFAULT" for name in conn.settings if name not in settings)
-            try:
-                self._run(conn, "SET " + ", ".join(parts))
-            except BaseException:
-                conn.broken = True
-                raise
-            conn.settings = dict(settings)
-            if "readonly" in settings:
-                conn.broken = True  # a connection made read-only cannot be reset
-
-    @staticmethod
-    def _run(conn: _Conn, sql: str, fmt: str = "TabSeparated", params: dict[str, str] | None = None):
-        try:
-            if params:
-                return conn.handle.query(sql, fmt, params=params)
-            return conn.handle.query(sql, fmt)
-        except RuntimeError as exc:
-            raise ClickHouseError.from_engine(exc) from None
-
-    def query(self, conn: _Conn, sql: str | bytes, fmt: str, params: dict[str, str]):
-        return self._run(conn, sql, fmt, params)
-
-    def statement_count(self, conn: _Conn, sql: str | bytes) -> int:
-        try:
-            return int(conn.handle.classify_query(sql)["statement_count"])
-        except Exception:  # noqa: BLE001 - let the engine report the real problem when it runs
-            return 1
-
-    def insert(self, conn: _Conn, statement: str, fmt: str, chunks: Iterable[bytes]):
-        handle = conn.handle
-        try:
-            inserter = handle.send_insert(statement, fmt)
-        except RuntimeError as exc:
-            raise ClickHouseError.from_engine(exc) from None
-        try:
-            for chunk in chunks:
-                if chunk:
-                    handle.insert_append(inserter, chunk)
-            return handle.insert_done(inserter)
-        except BaseException as exc:
-            try:
-                handle.insert_cancel(inserter)
-            except Exception:  # noqa: BLE001
-                conn.broken = True
-            if isinstance(exc, RuntimeError) and not isinstance(exc, ClickHouseError):
-                raise ClickHouseError.from_engine(exc) from None
-            raise
-
-
 # ------------------------------------------------------------------------------- the protocol
 
 
@@ -566,13 +176,6 @@ class Response:
     headers: list[tuple[str, str]]
     body: bytes | memoryview = b""
     keep: Any = None  # owner of a zero-copy body (a chDB result)
-
-
-@dataclass(frozen=True)
-class User:
-    name: str
-    password: str
-    readonly: int  # 0 read-write, 1 read-only (the analyst)
 
 
 def _summary(result: Any) -> str:
@@ -608,67 +211,20 @@ class Warehouse:
 
     def __init__(self, engine: ChdbEngine, users: Iterable[User], *, compress_responses: bool = False):
         self.engine = engine
-        self.users = list(users)
+        self.users = Users(users)
         self.compress_responses = compress_responses
         self.display_name = _header_safe(socket.gethostname())
-        self._auth_cache: dict[tuple, User] = {}
-
-    # -- authentication, the way ClickHouse accepts credentials over HTTP
-
-    def authenticate(self, headers: dict[str, str], params: dict[str, str]) -> User:
-        """headers: lower-case names. Accepts X-ClickHouse-User/Key, Basic auth or user/password params."""
-        cache_key = (
-            headers.get("x-clickhouse-user"),
-            headers.get("x-clickhouse-key"),
-            headers.get("authorization"),
-            params.get("user"),
-            params.get("password"),
-        )
-        user = self._auth_cache.get(cache_key)
-        if user is None:
-            user = self._authenticate(headers, params)
-            if len(self._auth_cache) > 256:
-                self._auth_cache.clear()
-            self._auth_cache[cache_key] = user
-        return user
-
-    def _authenticate(self, headers: dict[str, str], params: dict[str, str]) -> User:
-        name = headers.get("x-clickhouse-user")
-        key = headers.get("x-clickhouse-key")
-        if name is None:
-            auth = headers.get("authorization")
-            if auth:
-                scheme, _, token = auth.partition(" ")
-                if scheme.lower() != "basic":
-                    raise _error(516, "AUTHENTICATION_FAILED", "Unsupported authentication scheme")
-                try:
-                    name, _, key = base64.b64decode(token.strip()).decode("utf-8").partition(":")
-                except (ValueError, UnicodeDecodeError):
-                    raise _error(516, "AUTHENTICATION_FAILED", "Malformed Basic authorization header") from None
-        if name is None:
-            name = params.get("user")
-            key = params.get("password", key)
-        name = name or "default"
-        key = (key or "").encode("utf-8")
-        for user in self.users:
-            if user.name == name and hmac.compare_digest(key, user.password.encode("utf-8")):
-                return user
-        raise _error(
-            516,
-            "AUTHENTICATION_FAILED",
-            f"{name}: Authentication failed: password is incorrect, or there is no user with such name",
-        )
 
     # -- one request
 
-    def execute(self, method: str, query_string: str, headers: dict[str, str], body: _Body) -> Response:
+    def execute(self, method: str, query_string: str, headers: dict[str, str], body: RequestBody) -> Response:
         """One request; `headers` has lower-case names."""
         params = dict(parse_qsl(query_string, keep_blank_values=True)) if query_string else {}
         query_id = params.get("query_id") or str(uuid.uuid4())
         user_name = "(unauthenticated)"
         sql_for_log: str | bytes = params.get("query", "")
         try:
-            user = self.authenticate(headers, params)
+            user = self.users.authenticate(headers, params)
             user_name = user.name
             response = self._execute(method, params, headers, body, user, query_id)
             return response
@@ -693,9 +249,9 @@ class Warehouse:
             headers.append(("X-ClickHouse-Query-Id", _header_safe(query_id)))
         return Response(exc.status, headers, exc.render(self.engine.version))
 
-    def _execute(self, method: str, params: dict[str, str], headers, body: _Body, user: User, query_id: str) -> Response:
+    def _execute(self, method: str, params: dict[str, str], headers, body: RequestBody, user: User, query_id: str) -> Response:
         if params.get("compress") in ("1", "true") or params.get("decompress") in ("1", "true"):
-            raise _error(48, "NOT_IMPLEMENTED", "ClickHouse's internal compression (compress/decompress=1) is not supported")
+            raise ClickHouseError(48, "NOT_IMPLEMENTED", "ClickHouse's internal compression (compress/decompress=1) is not supported")
         readonly = user.readonly or (2 if method == "GET" else 0)
         query_head = params.get("query", "")
         query_params: dict[str, str] = {}
@@ -714,10 +270,7 @@ class Warehouse:
             if content_type.lower().startswith("multipart/form-data"):
                 query_head = self._read_form(content_type, body, query_head, query_params)
             else:
-                chunks = body
-                factory = _decompressor_factory(headers.get("content-encoding", ""))
-                if factory is not None:
-                    chunks = _decompressed(body, factory)
+                chunks = decoded(body, headers.get("content-encoding", ""))
 
         head = bytearray(query_head.encode("utf-8"))
         it = iter(chunks)
@@ -756,7 +309,7 @@ class Warehouse:
             for piece in it:
                 head += piece
                 if len(head) > MAX_QUERY_BODY:
-                    raise _error(229, "QUERY_IS_TOO_LARGE", "Query is too large")
+                    raise ClickHouseError(229, "QUERY_IS_TOO_LARGE", "Query is too large")
         raw = bytes(head)
         try:
             sql_text: str | bytes = raw.decode("utf-8")
@@ -765,12 +318,12 @@ class Warehouse:
         text = sql_text if isinstance(sql_text, str) else raw.decode("utf-8", "replace")
         keyword, start = _first_keyword(text)
         if not keyword:
-            raise _error(62, "SYNTAX_ERROR", "Empty query")
+            raise ClickHouseError(62, "SYNTAX_ERROR", "Empty query")
         changes_session = keyword in _SESSION_KEYWORDS or bool(_TEMPORARY.match(text, start))
         with self.engine.connection(readonly) as conn:
             try:
                 if _maybe_multi_statement(text) and self.engine.statement_count(conn, sql_text) > 1:
-                    raise _error(62, "SYNTAX_ERROR", "Multi-statements are not allowed")
+                    raise ClickHouseError(62, "SYNTAX_ERROR", "Multi-statements are not allowed")
                 self.engine.prepare(conn, database, settings)
                 if changes_session:
                     conn.broken = True  # a SET/USE/temporary table would leak into later requests
@@ -787,7 +340,7 @@ class Warehouse:
         return not _NOT_A_TARGET.search(_QUOTED.sub(b"x", target))
 
     @staticmethod
-    def _read_form(content_type: str, body: _Body, query_head: str, query_params: dict[str, str]) -> str:
+    def _read_form(content_type: str, body: RequestBody, query_head: str, query_params: dict[str, str]) -> str:
         raw = b"".join(body)
         message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
             b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + raw
@@ -796,7 +349,7 @@ class Warehouse:
         for part in message.iter_parts():
             name = part.get_param("name", header="content-disposition")
             if part.get_filename() is not None:
-                raise _error(48, "NOT_IMPLEMENTED", "External data tables are not supported by the embedded warehouse")
+                raise ClickHouseError(48, "NOT_IMPLEMENTED", "External data tables are not supported by the embedded warehouse")
             value = part.get_payload(decode=True).decode("utf-8")
             if name == "query":
                 form_query = value
@@ -879,7 +432,7 @@ class _Handler(BaseHTTPRequestHandler):
             length = int(length_header) if length_header else 0
         except ValueError:
             length = 0
-        body = _Body(self.rfile, length, chunked)
+        body = RequestBody(self.rfile, length, chunked)
         self.server.active_begin()
         try:
             if path in ("/ping", "/replicas_status") or (path == "/" and not query_string and body.done and self.command != "POST"):
@@ -898,7 +451,7 @@ class _Handler(BaseHTTPRequestHandler):
                     response = warehouse.error_response(exc)
                 except Exception as exc:
                     log.exception("internal error while serving a query")
-                    response = warehouse.error_response(_error(1001, "STD_EXCEPTION", f"{type(exc).__name__}: {exc}"))
+                    response = warehouse.error_response(ClickHouseError(1001, "STD_EXCEPTION", f"{type(exc).__name__}: {exc}"))
             if not body.done:
                 try:
                     body.drain()
@@ -942,7 +495,7 @@ class _HTTPServer(ThreadingHTTPServer):
             self.address_family = socket.AF_INET6
         super().__init__(address, _Handler)
 
-    def handle_error(self, request, client_address) -> None:
+    def handleClickHouseError(self, request, client_address) -> None:
         exc = sys.exc_info()[1]
         if isinstance(exc, (ConnectionError, TimeoutError)):
             log.debug("client %s went away: %s", client_address, exc)
@@ -983,13 +536,6 @@ class _HTTPServer(ThreadingHTTPServer):
 
 
 # ------------------------------------------------------------------------------------- control
-
-
-def users_from_settings(settings: Settings) -> list[User]:
-    users = [User(settings.clickhouse_user or "default", settings.clickhouse_password or "", 0)]
-    if settings.analyst_user and settings.analyst_user != users[0].name:
-        users.append(User(settings.analyst_user, settings.analyst_password or "", 1))
-    return users
 
 
 class WarehouseServer:
