@@ -2,7 +2,7 @@
 
 A chDB connection runs one statement at a time and keeps session state (current database, SET
 settings), so each request borrows a connection for its duration. A pool per read-only level
-(0 read-write, 1 the analyst, 2 a GET) hands them out; each connection records the database
+(0 read-write, 1 the analyst, 2 a read-write user's GET) hands them out; each records the database
 and settings it carries, so a request only pays a `USE`/`SET` when it differs from the previous
 user of that connection. A connection whose state cannot be reset is closed instead of reused.
 """
