@@ -7,6 +7,9 @@
 Reads go through web3's HTTPProvider (request timeout, retries with backoff on connection
 errors, timeouts and HTTP errors). Contract reads are batched through Multicall3 `aggregate3`
 with allowFailure, so one eth_call carries up to `chunk_size` reads, all at the same block.
+
+This module holds the reader (RPC, errors, the protocol's reads); the bytes of a batch are built
+and decoded in `readers.multicall`, the search behind `block_at` lives in `readers.blocks`.
 """
 from __future__ import annotations
 
@@ -18,11 +21,21 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import requests
 from eth_abi import decode as abi_decode
-from eth_abi import encode as abi_encode
-from eth_utils import function_signature_to_4byte_selector, to_checksum_address
+from eth_utils import to_checksum_address
 from web3 import Web3
 from web3.providers.rpc import HTTPProvider
 from web3.providers.rpc.utils import ExceptionRetryConfiguration
+
+from ve_analytics.readers.blocks import BlockRef, known_bounds, last_block_at
+from ve_analytics.readers.multicall import (
+    Call,
+    aggregate3_calldata,
+    decode_aggregate3,
+    decode_result,
+    encode_call,
+    encode_calls,
+)
+from ve_analytics.readers.multicall import parse_signature  # noqa: F401 - callers import it from here
 
 if TYPE_CHECKING:  # pragma: no cover
     from ve_analytics.core.config import Settings
@@ -30,12 +43,6 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("readers.chain")
 
 ZERO_ADDRESS = "0x" + "0" * 40
-AGGREGATE3 = "aggregate3((address,bool,bytes)[])"
-_AGGREGATE3_SELECTOR = function_signature_to_4byte_selector(AGGREGATE3)
-
-# A contract read: (address, "name(inputTypes)", args, outputTypes). The signature may also be
-# written with outputs, "name(inputTypes)(outputTypes)", with outputTypes then None.
-Call = tuple[str, str, Sequence[Any], Sequence[str] | None]
 
 
 class ChainReadError(RuntimeError):
@@ -44,12 +51,6 @@ class ChainReadError(RuntimeError):
 
 class BlockNotFinal(ChainReadError):
     """The requested time is not yet behind the chain head; the answer could still change."""
-
-
-@dataclass(frozen=True)
-class BlockRef:
-    number: int
-    timestamp: int
 
 
 @dataclass(frozen=True)
@@ -63,41 +64,6 @@ class GovernanceState:
     ve_locked_raw: int  # VotingEscrow.supply()
     ve_voting_power_raw: int  # VotingEscrow.totalSupply()
     ve_permanent_raw: int  # VotingEscrow.permanentLockBalance()
-
-
-def _split_types(text: str) -> list[str]:
-    """'uint256,(address,bool),bytes' -> ['uint256', '(address,bool)', 'bytes']."""
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-            continue
-        depth += ch == "("
-        depth -= ch == ")"
-        cur += ch
-    if cur.strip():
-        out.append(cur.strip())
-    return out
-
-
-def parse_signature(signature: str) -> tuple[str, list[str], list[str] | None]:
-    """'pools(uint256)(address)' -> ('pools(uint256)', ['uint256'], ['address'])."""
-    signature = signature.replace(" ", "")
-    open_at = signature.index("(")
-    depth = 0
-    for i in range(open_at, len(signature)):
-        depth += signature[i] == "("
-        depth -= signature[i] == ")"
-        if depth == 0:
-            break
-    else:
-        raise ValueError(f"unbalanced signature: {signature!r}")
-    fn = signature[: i + 1]
-    inputs = _split_types(fn[open_at + 1 : -1])
-    rest = signature[i + 1 :]
-    outputs = _split_types(rest[1:-1]) if rest.startswith("(") and rest.endswith(")") else None
-    return fn, inputs, outputs
 
 
 class ChainReader:
@@ -215,42 +181,20 @@ class ChainReader:
                 f"rpc {self.rpc_url}: head block {top.number} at {top.timestamp} is not past {ts}"
             )
         lo, hi = self._bounds(ts)
-        steps = 0
-        while hi.number - lo.number > 1:
-            steps += 1
-            if steps <= 6 and hi.timestamp > lo.timestamp:
-                guess = lo.number + (ts - lo.timestamp) * (hi.number - lo.number) // (hi.timestamp - lo.timestamp)
-            else:  # irregular block times: fall back to bisection
-                guess = (lo.number + hi.number) // 2
-            guess = min(max(guess, lo.number), hi.number - 1)
-            for n in (guess, guess + 1):
-                if lo.number < n < hi.number:
-                    ref = self.block(n)
-                    if ref.timestamp <= ts:
-                        lo = ref
-                    else:
-                        hi = ref
-                        break
-        self._block_at[ts] = lo
-        return lo
+        found = last_block_at(ts, lo, hi, self.block)
+        self._block_at[ts] = found
+        return found
 
     def _bounds(self, ts: int) -> tuple[BlockRef, BlockRef]:
-        """Known headers (lo, hi) with lo.timestamp <= ts < hi.timestamp, as tight as cached."""
         with self._lock:
             numbers = list(self._numbers)
             stamps = dict(self._timestamps)
-        # Timestamps are non-decreasing in block number: binary search over the known headers.
-        keys = [stamps[n] for n in numbers]
-        i = bisect.bisect_right(keys, ts)  # numbers[:i] have timestamp <= ts
-        lo_n, hi_n = numbers[i - 1], numbers[i]
-        return BlockRef(lo_n, stamps[lo_n]), BlockRef(hi_n, stamps[hi_n])
+        return known_bounds(numbers, stamps, ts)
 
     # -- contract reads ----------------------------------------------------------------------
     def call(self, address: str, signature: str, args: Sequence[Any] = (), output_types: Sequence[str] | None = None, block: int | str = "latest") -> Any:
         """One direct eth_call (no Multicall3); raises on revert."""
-        fn, inputs, outputs = parse_signature(signature)
-        outputs = list(output_types) if output_types is not None else outputs
-        data = function_signature_to_4byte_selector(fn) + abi_encode(inputs, list(args))
+        fn, data, outputs = encode_call(signature, args, output_types)
         raw = self._rpc(
             f"eth_call {fn} at {block}",
             self.w3.eth.call,
@@ -267,20 +211,11 @@ class ChainReader:
         whose return data does not decode yields None; a failing aggregate call raises.
         """
         size = chunk_size or self.chunk_size
-        encoded: list[tuple[str, bytes, list[str]]] = []
-        for address, signature, args, output_types in calls:
-            fn, inputs, outputs = parse_signature(signature)
-            outs = list(output_types) if output_types is not None else outputs
-            if outs is None:
-                raise ValueError(f"no output types for {signature!r}")
-            data = function_signature_to_4byte_selector(fn) + abi_encode(inputs, list(args))
-            encoded.append((to_checksum_address(address), data, outs))
+        encoded = encode_calls(calls)
         results: list[Any] = []
         for start in range(0, len(encoded), size):
             chunk = encoded[start : start + size]
-            payload = _AGGREGATE3_SELECTOR + abi_encode(
-                ["(address,bool,bytes)[]"], [[(addr, True, data) for addr, data, _ in chunk]]
-            )
+            payload = aggregate3_calldata(chunk)
             raw = self._rpc(
                 f"Multicall3.aggregate3 ({len(chunk)} calls) at block {block}",
                 self.w3.eth.call,
@@ -288,7 +223,7 @@ class ChainReader:
                 block_identifier=block,
             )
             try:
-                (answers,) = abi_decode(["(bool,bytes)[]"], bytes(raw))
+                answers = decode_aggregate3(raw)
             except Exception as exc:
                 raise ChainReadError(f"rpc {self.rpc_url}: undecodable aggregate3 result: {exc!r}") from exc
             if len(answers) != len(chunk):
@@ -296,7 +231,7 @@ class ChainReader:
                     f"rpc {self.rpc_url}: aggregate3 returned {len(answers)} results for {len(chunk)} calls"
                 )
             for (_, _, outs), (ok, ret) in zip(chunk, answers):
-                results.append(_decode(outs, ret) if ok else None)
+                results.append(decode_result(outs, ret) if ok else None)
         return results
 
     # -- protocol reads ----------------------------------------------------------------------
@@ -397,17 +332,6 @@ class ChainReader:
             block,
         )
         return {"symbol": sym, "decimals": dec, "totalSupply": supply}
-
-
-def _decode(types: list[str], data: bytes) -> Any:
-    if not data and types:
-        return None  # a call to an address without code "succeeds" with empty data
-    try:
-        values = abi_decode(types, bytes(data))
-    except Exception:
-        return None
-    values = tuple(v.lower() if isinstance(v, str) and t == "address" else v for t, v in zip(types, values))
-    return values[0] if len(values) == 1 else values
 
 
 def _default_multicall() -> str:

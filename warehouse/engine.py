@@ -1,0 +1,216 @@
+"""The engine: one chDB instance on disk, pools of its connections, and their session state.
+
+A chDB connection runs one statement at a time and keeps session state (current database, SET
+settings), so each request borrows a connection for its duration. A pool per read-only level
+(0 read-write, 1 the analyst, 2 a read-write user's GET) hands them out; each records the database
+and settings it carries, so a request only pays a `USE`/`SET` when it differs from the previous
+user of that connection. A connection whose state cannot be reset is closed instead of reused.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ve_analytics.warehouse.errors import ClickHouseError
+
+log = logging.getLogger("warehouse.server")
+
+DEFAULT_DATABASE = "default"
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def quote_identifier(name: str) -> str:
+    return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"
+
+
+def quote_literal(value: str) -> str:
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'").replace("\0", "\\0") + "'"
+
+
+@dataclass(eq=False)
+class _Conn:
+    handle: Any
+    readonly: int
+    database: str = DEFAULT_DATABASE
+    settings: dict[str, str] = field(default_factory=dict)
+    broken: bool = False  # session state unknown or not resettable: close instead of reusing
+
+
+class _Pool:
+    """Engine connections of one read-only level; each serves one request at a time."""
+
+    def __init__(self, connect: Callable[[], _Conn], max_size: int):
+        self._connect = connect
+        self._max = max_size
+        self._idle: list[_Conn] = []
+        self._count = 0
+        self._closed = False
+        self._cond = threading.Condition()
+
+    @contextmanager
+    def acquire(self, timeout: float = 300.0) -> Iterator[_Conn]:
+        conn = None
+        with self._cond:
+            deadline = time.monotonic() + timeout
+            while not self._idle and self._count >= self._max and not self._closed:
+                if not self._cond.wait(max(0.0, deadline - time.monotonic())):
+                    raise ClickHouseError(202, "TOO_MANY_SIMULTANEOUS_QUERIES", "Too many simultaneous queries")
+            if self._closed:
+                raise ClickHouseError(210, "NETWORK_ERROR", "Warehouse server is shutting down")
+            if self._idle:
+                conn = self._idle.pop()
+            else:
+                self._count += 1
+        if conn is None:
+            try:
+                conn = self._connect()
+            except BaseException:
+                with self._cond:
+                    self._count -= 1
+                    self._cond.notify()
+                raise
+        try:
+            yield conn
+        finally:
+            with self._cond:
+                if conn.broken or self._closed:
+                    self._count -= 1
+                    _close_quietly(conn.handle)
+                else:
+                    self._idle.append(conn)
+                self._cond.notify()
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            for conn in self._idle:
+                self._count -= 1
+                _close_quietly(conn.handle)
+            self._idle.clear()
+            self._cond.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._count > 0:
+                left = deadline - time.monotonic()
+                if left <= 0 or not self._cond.wait(left):
+                    return self._count == 0
+        return True
+
+
+def _close_quietly(handle: Any) -> None:
+    try:
+        handle.close()
+    except Exception:  # noqa: BLE001 - closing on shutdown or after a failure
+        pass
+
+
+class ChdbEngine:
+    """One chDB instance on disk and pools of its connections (read-write, readonly=1, readonly=2)."""
+
+    def __init__(self, path: Path, max_connections: int = 32):
+        from chdb import _chdb  # imported here: loading the engine library is not free
+
+        self.path = Path(path)
+        self.path.mkdir(parents=True, exist_ok=True)
+        self._chdb = _chdb
+        self._conn_str = str(self.path.resolve())
+        try:
+            self._base = _chdb.connect(self._conn_str)
+        except RuntimeError as exc:
+            raise RuntimeError(f"cannot open the chDB warehouse at {self.path}: {exc}") from None
+        row = self._base.query("SELECT version(), timezone()", "TabSeparated").bytes().decode()
+        self.version, self.timezone = row.rstrip("\n").split("\t")
+        self._pools = {level: _Pool(self._connector(level), max_connections) for level in (0, 1, 2)}
+
+    def _connector(self, readonly: int) -> Callable[[], _Conn]:
+        conn_str = self._conn_str if readonly == 0 else f"{self._conn_str}?readonly={readonly}"
+
+        def connect() -> _Conn:
+            try:
+                return _Conn(self._chdb.connect(conn_str), readonly)
+            except RuntimeError as exc:
+                raise ClickHouseError.from_engine(exc) from None
+
+        return connect
+
+    def connection(self, readonly: int):
+        return self._pools[readonly].acquire()
+
+    def close(self, timeout: float = 10.0) -> None:
+        for pool in self._pools.values():
+            pool.close()
+        for pool in self._pools.values():
+            if not pool.wait_idle(timeout):
+                log.warning("closing the warehouse with queries still running")
+        _close_quietly(self._base)
+
+    # -- per-request session state
+
+    def prepare(self, conn: _Conn, database: str, settings: dict[str, str]) -> None:
+        if database != conn.database:
+            self._run(conn, f"USE {quote_identifier(database)}")
+            conn.database = database
+        if settings != conn.settings:
+            parts = []
+            for name, value in settings.items():
+                if conn.settings.get(name) != value:
+                    if not _IDENTIFIER.match(name):
+                        raise ClickHouseError(115, "UNKNOWN_SETTING", f"Unknown setting '{name}'")
+                    parts.append(f"{name} = {quote_literal(value)}")
+            parts.extend(f"{name} = DEFAULT" for name in conn.settings if name not in settings)
+            try:
+                self._run(conn, "SET " + ", ".join(parts))
+            except BaseException:
+                conn.broken = True
+                raise
+            conn.settings = dict(settings)
+            if "readonly" in settings:
+                conn.broken = True  # a connection made read-only cannot be reset
+
+    @staticmethod
+    def _run(conn: _Conn, sql: str, fmt: str = "TabSeparated", params: dict[str, str] | None = None):
+        try:
+            if params:
+                return conn.handle.query(sql, fmt, params=params)
+            return conn.handle.query(sql, fmt)
+        except RuntimeError as exc:
+            raise ClickHouseError.from_engine(exc) from None
+
+    def query(self, conn: _Conn, sql: str | bytes, fmt: str, params: dict[str, str]):
+        return self._run(conn, sql, fmt, params)
+
+    def statement_count(self, conn: _Conn, sql: str | bytes) -> int:
+        try:
+            return int(conn.handle.classify_query(sql)["statement_count"])
+        except Exception:  # noqa: BLE001 - let the engine report the real problem when it runs
+            return 1
+
+    def insert(self, conn: _Conn, statement: str, fmt: str, chunks: Iterable[bytes]):
+        handle = conn.handle
+        try:
+            inserter = handle.send_insert(statement, fmt)
+        except RuntimeError as exc:
+            raise ClickHouseError.from_engine(exc) from None
+        try:
+            for chunk in chunks:
+                if chunk:
+                    handle.insert_append(inserter, chunk)
+            return handle.insert_done(inserter)
+        except BaseException as exc:
+            try:
+                handle.insert_cancel(inserter)
+            except Exception:  # noqa: BLE001
+                conn.broken = True
+            if isinstance(exc, RuntimeError) and not isinstance(exc, ClickHouseError):
+                raise ClickHouseError.from_engine(exc) from None
+            raise

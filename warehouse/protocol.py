@@ -1,0 +1,112 @@
+"""The protocol: one HTTP request to one engine statement, and the engine's answer to a response.
+
+`Warehouse.execute` authenticates, reads the statement (`warehouse.request`), runs it on an
+engine connection of the user's read-only level (`warehouse.engine`) and builds the response
+(`warehouse.responses`). A failure is logged in one line and answered in ClickHouse's form.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import socket
+import uuid
+from collections.abc import Iterable
+from urllib.parse import parse_qsl
+
+from ve_analytics.warehouse.engine import ChdbEngine
+from ve_analytics.warehouse.errors import ClickHouseError
+from ve_analytics.warehouse.request import Insert, parse_request, read_statement
+from ve_analytics.warehouse.request_body import RequestBody
+from ve_analytics.warehouse.responses import Response, error_response, header_safe, result_response
+from ve_analytics.warehouse.users import User, Users
+
+log = logging.getLogger("warehouse.server")
+
+_SECRET = re.compile(r"(\bBY\s+)'(?:[^'\\]|\\.)*'", re.IGNORECASE)
+
+
+def _one_line(sql: str | bytes, limit: int = 300) -> str:
+    """A statement for a log line: one line, shortened, passwords (`... BY '...'`) hidden."""
+    if isinstance(sql, bytes):
+        sql = sql[: limit * 4].decode("utf-8", "replace")
+    text = _SECRET.sub(r"\1'[HIDDEN]'", " ".join(sql[: limit * 4].split()))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class Warehouse:
+    """Turns one HTTP request into one engine statement and the engine's answer into a response."""
+
+    def __init__(self, engine: ChdbEngine, users: Iterable[User], *, compress_responses: bool = False):
+        self.engine = engine
+        self.users = Users(users)
+        self.compress_responses = compress_responses
+        self.display_name = header_safe(socket.gethostname())
+
+    def execute(self, method: str, query_string: str, headers: dict[str, str], body: RequestBody) -> Response:
+        """One request; `headers` has lower-case names."""
+        params = dict(parse_qsl(query_string, keep_blank_values=True)) if query_string else {}
+        query_id = params.get("query_id") or str(uuid.uuid4())
+        user_name = "(unauthenticated)"
+        sql_for_log: str | bytes = params.get("query", "")
+        try:
+            user = self.users.authenticate(headers, params)
+            user_name = user.name
+            response = self._execute(method, params, headers, body, user, query_id)
+            return response
+        except ClickHouseError as exc:
+            sql_for_log = getattr(exc, "sql", None) or sql_for_log
+            log.warning(
+                "query %s by %s failed: %s | %s",
+                query_id,
+                user_name,
+                exc.render(self.engine.version).decode("utf-8", "replace").strip(),
+                _one_line(sql_for_log) or "<no query>",
+            )
+            return self.error_response(exc, query_id)
+
+    def error_response(self, exc: ClickHouseError, query_id: str | None = None) -> Response:
+        return error_response(exc, display_name=self.display_name, version=self.engine.version, query_id=query_id)
+
+    def _execute(self, method: str, params: dict[str, str], headers, body: RequestBody, user: User, query_id: str) -> Response:
+        request = parse_request(method, params, headers, body)
+        readonly = user.readonly or (2 if method == "GET" else 0)
+        statement = read_statement(request.query, request.body)
+
+        if isinstance(statement, Insert):
+            with self.engine.connection(readonly) as conn:
+                try:
+                    self.engine.prepare(conn, request.database, request.settings)
+                    result = self.engine.insert(conn, statement.sql, statement.format, statement.data)
+                except ClickHouseError as exc:
+                    exc.sql = statement.sql  # type: ignore[attr-defined]
+                    raise
+            return self._ok(result, query_id, None, request.settings)
+
+        with self.engine.connection(readonly) as conn:
+            try:
+                if statement.maybe_multi_statement and self.engine.statement_count(conn, statement.sql) > 1:
+                    raise ClickHouseError(62, "SYNTAX_ERROR", "Multi-statements are not allowed")
+                self.engine.prepare(conn, request.database, request.settings)
+                if statement.changes_session:
+                    conn.broken = True  # a SET/USE/temporary table would leak into later requests
+                result = self.engine.query(conn, statement.sql, request.default_format, request.query_params)
+            except ClickHouseError as exc:
+                exc.sql = statement.sql  # type: ignore[attr-defined]
+                raise
+        fmt = statement.format or request.default_format
+        produces = statement.returns_rows or result.size() > 0
+        compressible = self.compress_responses and params.get("enable_http_compression") in ("1", "true")
+        return self._ok(
+            result, query_id, fmt if produces else None, request.settings,
+            accept_encoding=headers.get("accept-encoding") if compressible else None,
+        )
+
+    def _ok(self, result, query_id: str, fmt: str | None, settings: dict[str, str], *, accept_encoding: str | None = None) -> Response:
+        return result_response(
+            result,
+            fmt,
+            display_name=self.display_name,
+            query_id=query_id,
+            timezone=settings.get("session_timezone") or self.engine.timezone,
+            accept_encoding=accept_encoding,
+        )
