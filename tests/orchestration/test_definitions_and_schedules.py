@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from support.chains import with_example_book
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -22,7 +24,8 @@ def defs(tmp_path_factory):
     from ve_analytics.core.config import Settings
     from ve_analytics.orchestration.definitions import build_defs
 
-    return build_defs(dataclasses.replace(Settings.from_env(), snapshot_partition_days=92))
+    settings = dataclasses.replace(Settings.from_env(), snapshot_partition_days=92)
+    return build_defs(with_example_book(settings, tmp_path_factory.mktemp("book")))
 
 
 def test_code_location_exports_jobs_schedules_sensors_and_checks(defs):

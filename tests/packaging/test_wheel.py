@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from support.chains import write_example_book
 from ve_analytics.cli.processes import Service, free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -92,9 +93,7 @@ print(json.dumps({
 
 def test_installed_commands_serve_migrate_and_answer(env, tmp_path):
     port_wh, port_api = free_port(), free_port()
-    book = tmp_path / "chain-book.json"
-    book.write_text(json.dumps({"chains": [{"chainId": 56, "name": "BNB Smart Chain", "network": "bsc",
-                                            "subgraphUrl": "http://127.0.0.1:9/subgraph", "rpcUrl": "http://127.0.0.1:9/rpc"}]}))
+    book = write_example_book(tmp_path)
     base = {"PATH": f"{env / 'bin'}:/usr/bin:/bin", "HOME": str(tmp_path), "VEA_DATA_DIR": str(tmp_path),
             "WAREHOUSE_PORT": str(port_wh), "API_PORT": str(port_api), "CHAIN_BOOK": str(book)}
     command = str(env / "bin" / "ve-analytics")
