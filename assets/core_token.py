@@ -6,15 +6,14 @@ through Multicall3. Rolling flows sum the hourly buckets of those pools over win
 the snapshot's protocol flow-window end (the same end /api/stats/protocol uses).
 """
 
-import math
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-
-from ve_analytics.assets.flows import HourlySeries, flow_end, series_by_key
+from ve_analytics.assets.rows.values import columns, fsum_or_none, opt_float, ref_id
 from ve_analytics.assets.snapshot_rows import load_flow_series
-from ve_analytics.assets.upstream import SnapshotPoint, fetch_each, opt_float, ref_id
+from ve_analytics.assets.upstream import SnapshotPoint, fetch_each
 from ve_analytics.assets.writers import query_columns, utc
 from ve_analytics.core.epochs import DAY, floor_to
+from ve_analytics.core.flows import HourlySeries, combined, flow_end, series_by_key
 from ve_analytics.readers.chain import ChainReader, ChainReadError
 from ve_analytics.readers.graphql import MAX_PAGE_SIZE, SubgraphClient, graphql_literal
 
@@ -43,22 +42,9 @@ def load_pool_series(client, chain_id: int, times: Sequence[int]) -> dict[str, H
     return series_by_key(cols["pool_address"], cols["hour_ts"], cols["volume_usd"], cols["fees_usd"])
 
 
-def combined(series: Sequence[HourlySeries]) -> HourlySeries:
-    """One series summing several pools per hour (hours = distinct hours present)."""
-    volume: dict[int, list[float]] = {}
-    fees: dict[int, list[float]] = {}
-    for s in series:
-        for h, v, f in zip(s.hours, s.volume, s.fees):
-            volume.setdefault(h, []).append(v)
-            fees.setdefault(h, []).append(f)
-    hours = sorted(volume)
-    return HourlySeries(hours, [math.fsum(volume[h]) for h in hours], [math.fsum(fees[h]) for h in hours])
-
-
-def _sum_or_none(values: list[float | None]) -> float | None:
-    if not values or any(v is None for v in values):
-        return None
-    return math.fsum(values)  # type: ignore[arg-type]
+def _sum_of_some(values: list[float | None]) -> float | None:
+    """A total over the pools: unknown without pools or when one of them is unknown."""
+    return fsum_or_none(values) if values else None
 
 
 def _reads(subgraph: SubgraphClient, block: int, core: str) -> tuple[dict | None, list[dict]]:
@@ -124,7 +110,7 @@ def core_token_columns(
             "price_reference_pool": max(known)[1] if known else None,
             "total_supply_raw": int(supply),
             "market_cap_usd": price * int(supply) / 10**decimals if price is not None else None,
-            "liquidity_usd": _sum_or_none(tvls),
+            "liquidity_usd": _sum_of_some(tvls),
             "pool_count": len(pools),
             "flow_window_end": utc(end) if end is not None else None,
             "volume_24h_usd": flows["24h"][0],
@@ -139,12 +125,12 @@ def core_token_columns(
             "volume_30d_usd": flows["30d"][0],
             "fees_30d_usd": flows["30d"][1],
             "hours_30d": flows["30d"][2],
-            "volume_lifetime_usd": _sum_or_none([opt_float(p.get("volumeUSD")) for p in pools]),
-            "fees_lifetime_usd": _sum_or_none([opt_float(p.get("feesUSD")) for p in pools]),
+            "volume_lifetime_usd": _sum_of_some([opt_float(p.get("volumeUSD")) for p in pools]),
+            "fees_lifetime_usd": _sum_of_some([opt_float(p.get("feesUSD")) for p in pools]),
         }
 
     rows = fetch_each(points, read, on_done=on_done)
-    return {n: [r[n] for r in rows] for n in CORE_COLUMNS}
+    return columns(CORE_COLUMNS, rows)
 
 
 def write_core_token(s: "SnapshotStep") -> dict[str, int]:

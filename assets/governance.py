@@ -15,7 +15,6 @@
 import bisect
 import math
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Sequence
 
 from dagster import (
@@ -27,11 +26,12 @@ from dagster import (
     asset,
 )
 
-from ve_analytics.assets.flows import HourlySeries, flow_end, series_by_key
 from ve_analytics.assets.snapshot_rows import load_flow_series
-from ve_analytics.assets.upstream import SnapshotPoint, fetch_each, opt_float, ref_id, req_int, subgraph_head
+from ve_analytics.assets.rows.values import columns, fsum_or_none, opt_float, ref_id, req_int, to_raw
+from ve_analytics.assets.upstream import SnapshotPoint, fetch_each, subgraph_head
 from ve_analytics.assets.writers import insert_columns, partition_range, query_columns, utc
 from ve_analytics.core.epochs import DAY, WEEK, epoch_start
+from ve_analytics.core.flows import HourlySeries, flow_end, series_by_key
 from ve_analytics.core.kpi import KpiInputs, classify, relative_change
 from ve_analytics.core.methodology import METHODOLOGY_VERSION
 from ve_analytics.assets.resources import ChainResource, SubgraphResource, WarehouseResource
@@ -80,24 +80,6 @@ VE_COLUMNS = ("chain_id", "snapshot_at", "block_number", "locked_raw", "voting_p
               "expired_lock_count", "avg_remaining_lock_seconds")
 
 
-def to_raw(text: Any, decimals: int) -> int:
-    """Exact decimal text of a token amount -> raw integer (amount x 10^decimals)."""
-    if text is None or text == "":
-        raise ValueError("missing amount")
-    value = Decimal(str(text)).scaleb(int(decimals))
-    if value != value.to_integral_value():
-        raise ValueError(f"{text} has more than {decimals} decimals")
-    return int(value)
-
-
-def _usd(value: Any) -> float | None:
-    return None if value is None or value == "" else float(value)
-
-
-def _columns(names: Sequence[str], rows: list[dict[str, Any]]) -> dict[str, list]:
-    return {n: [r[n] for r in rows] for n in names}
-
-
 def _epoch_of(row: dict, ts: int) -> Any:
     epoch = req_int(row.get("epoch"), f"{row.get('id')} epoch")
     return utc(epoch if epoch % (7 * 86400) == 0 else epoch_start(epoch))
@@ -122,11 +104,11 @@ def bribe_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
             "token_symbol": token.get("symbol") or "",
             "token_decimals": decimals,
             "amount_raw": to_raw(b.get("amount"), decimals),
-            "amount_usd": _usd(b.get("amountUSD")),
+            "amount_usd": opt_float(b.get("amountUSD")),
             "sender": str(b.get("from") or "").lower(),
             "is_foundation": bool(b.get("isFoundation")),
         })
-    return _columns(BRIBE_COLUMNS, rows)
+    return columns(BRIBE_COLUMNS, rows)
 
 
 def vote_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
@@ -147,7 +129,7 @@ def vote_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
             "pool_address": ref_id(v.get("pool")) or "",
             "weight_raw": to_raw(v.get("weight"), 18),
         })
-    return _columns(VOTE_COLUMNS, rows)
+    return columns(VOTE_COLUMNS, rows)
 
 
 def claim_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
@@ -173,9 +155,9 @@ def claim_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
             "token_symbol": token.get("symbol") or "",
             "token_decimals": decimals,
             "amount_raw": to_raw(c.get("amount"), decimals),
-            "amount_usd": _usd(c.get("amountUSD")),
+            "amount_usd": opt_float(c.get("amountUSD")),
         })
-    return _columns(CLAIM_COLUMNS, rows)
+    return columns(CLAIM_COLUMNS, rows)
 
 
 def read_events(subgraph: SubgraphClient, chain: ChainReader, start: int, end: int) -> tuple[int, int, dict[str, list]]:
@@ -229,7 +211,7 @@ def ve_columns(subgraph: SubgraphClient, chain: ChainReader, chain_id: int, poin
             "avg_remaining_lock_seconds": (sum(remaining) / len(remaining)) if remaining else None,
         }
 
-    return _columns(VE_COLUMNS, fetch_each(points, read))
+    return columns(VE_COLUMNS, fetch_each(points, read))
 
 
 def _per_year(amount_usd: float | None, period_per_year: float, tvl: float | None) -> float | None:
@@ -265,15 +247,11 @@ def read_epoch_state(subgraph: SubgraphClient, point: SnapshotPoint, core_token:
     foundation_bribes: dict[str, list[float | None]] = {}
     for b in subgraph.paginate("bribes", EPOCH_BRIBE_FIELDS, where={"epoch": epoch}, block=block):
         pool = ref_id(b.get("pool")) or ""
-        bribes.setdefault(pool, []).append(_usd(b.get("amountUSD")))
+        bribes.setdefault(pool, []).append(opt_float(b.get("amountUSD")))
         if b.get("isFoundation"):
-            foundation_bribes.setdefault(pool, []).append(_usd(b.get("amountUSD")))
+            foundation_bribes.setdefault(pool, []).append(opt_float(b.get("amountUSD")))
     return EpochState(gauges, tvl, opt_float(core.get("priceUSD")) if core else None, foundation, bribes,
                       foundation_bribes)
-
-
-def _fsum(values: list[float | None]) -> float | None:
-    return None if any(x is None for x in values) else math.fsum(values)  # type: ignore[arg-type]
 
 
 def gauge_columns(
@@ -310,7 +288,7 @@ def gauge_columns(
                 elif series is not None:
                     fees_epoch = series.window(epoch, end).fees_usd or 0.0
             paid = bribes.get(pool, [])
-            bribes_usd = None if any(x is None for x in paid) else math.fsum(paid)  # type: ignore[arg-type]
+            bribes_usd = fsum_or_none(paid)
             pool_tvl = tvl.get(pool)
             emission_usd = emissions / 1e18 * core_price if core_price is not None else None
             emission_apr = _per_year(emission_usd, EPOCHS_PER_YEAR, pool_tvl)
@@ -332,13 +310,13 @@ def gauge_columns(
                 "emission_apr": emission_apr,
                 "fee_apr": fee_apr,
                 "bribe_apr": bribe_apr,
-                "total_apr": None if any(x is None for x in parts) else math.fsum(parts),  # type: ignore[arg-type]
+                "total_apr": fsum_or_none(parts),
                 "bribes_epoch_usd": bribes_usd,
                 "fees_epoch_usd": fees_epoch,
             })
         return rows
 
-    return _columns(GAUGE_COLUMNS, [r for batch in fetch_each(points, read) for r in batch])
+    return columns(GAUGE_COLUMNS, [r for batch in fetch_each(points, read) for r in batch])
 
 
 @dataclass
@@ -400,7 +378,7 @@ def kpi_columns(
                 continue
             votes = to_raw(g.get("votes"), 18)
             share = f_votes / votes if votes > 0 else None
-            cost = _fsum(paid)
+            cost = fsum_or_none(paid)
             emissions = to_raw(g.get("emissionsEpoch"), 18)
             directed = emissions * f_votes // votes if votes > 0 else 0
             directed_usd = directed / 1e18 * state.core_price if state.core_price is not None else None
@@ -451,7 +429,7 @@ def kpi_columns(
             })
         return rows
 
-    return _columns(KPI_COLUMNS, [r for batch in fetch_each(points, read) for r in batch])
+    return columns(KPI_COLUMNS, [r for batch in fetch_each(points, read) for r in batch])
 
 
 def load_epoch_pool_series(client, chain_id: int, times: Sequence[int]) -> dict[str, HourlySeries]:
@@ -499,8 +477,8 @@ def foundation_columns(subgraph: SubgraphClient, chain_id: int, points: Sequence
         return summary, vote_rows
 
     reads = fetch_each(points, read)
-    return (_columns(FOUNDATION_COLUMNS, [r[0] for r in reads]),
-            _columns(FOUNDATION_VOTE_COLUMNS, [v for r in reads for v in r[1]]))
+    return (columns(FOUNDATION_COLUMNS, [r[0] for r in reads]),
+            columns(FOUNDATION_VOTE_COLUMNS, [v for r in reads for v in r[1]]))
 
 
 def build_governance_event_assets(partitions_def: PartitionsDefinition) -> list[AssetsDefinition]:

@@ -23,7 +23,8 @@ from dagster import (
     asset,
 )
 
-from ve_analytics.assets.upstream import POOL_HOUR_FIELDS, opt_float, ref_id, req_float, req_int, subgraph_head
+from ve_analytics.assets.rows.values import opt_float, ref_id, req_float, req_int
+from ve_analytics.assets.upstream import POOL_HOUR_FIELDS, subgraph_head
 from ve_analytics.assets.writers import insert_columns, partition_range, utc
 from ve_analytics.core.epochs import HOUR
 from ve_analytics.assets.resources import ChainResource, Progress, SubgraphResource, WarehouseResource

@@ -6,33 +6,19 @@ the range (`load_flow_series`), not from one query per snapshot.
 """
 from __future__ import annotations
 
-import math
 from typing import Any, Callable, Sequence
 
-from ve_analytics.assets.flows import HourlySeries, flow_end, protocol_flows, series_by_key
-from ve_analytics.assets.upstream import (
-    POOL_FIELDS,
-    POOL_TVL_FIELDS,
-    TOKEN_FIELDS,
-    SnapshotPoint,
-    fetch_each,
-    opt_float,
-    ref_id,
-    req_float,
-    req_int,
-)
+from ve_analytics.assets.rows.values import columns, fsum_or_none, opt_float, opt_int, ref_id, req_float, req_int
+from ve_analytics.assets.upstream import POOL_FIELDS, POOL_TVL_FIELDS, TOKEN_FIELDS, SnapshotPoint, fetch_each
 from ve_analytics.assets.writers import query_columns, query_rows, utc
 from ve_analytics.core.epochs import DAY, epoch_start
+from ve_analytics.core.flows import HourlySeries, flow_end, protocol_flows, series_by_key
 from ve_analytics.readers.chain import ChainReader
 from ve_analytics.readers.graphql import MAX_PAGE_SIZE, SubgraphClient, graphql_literal
 
 V2_TYPES = ("v2-volatile", "v2-stable")
 CL_TYPES = ("cl",)
 OnDone = Callable[[int, int], None]
-
-
-def _columns(names: Sequence[str], rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
-    return {n: [r[n] for r in rows] for n in names}
 
 
 # -- hourly buckets for the flow windows -----------------------------------------------------
@@ -82,7 +68,7 @@ def token_columns(subgraph: SubgraphClient, chain_id: int, points: Sequence[Snap
         ]
 
     rows = [r for batch in fetch_each(points, read, on_done=on_done) for r in batch]
-    return _columns(TOKEN_COLUMNS, rows)
+    return columns(TOKEN_COLUMNS, rows)
 
 
 # -- pool_snap15m ----------------------------------------------------------------------------
@@ -91,10 +77,6 @@ POOL_COLUMNS = ("chain_id", "snapshot_at", "pool_address", "pool_type", "token0_
                 "reserve0", "reserve1", "tvl_usd", "volume_24h_usd", "fees_24h_usd", "hours_24h",
                 "gauge_address", "gauge_alive", "is_custom_fee", "token0_decimals", "token1_decimals",
                 "tick_spacing", "volume_lifetime_usd", "fees_lifetime_usd")
-
-
-def _opt_int(value: Any) -> int | None:
-    return None if value is None or value == "" else int(value)
 
 
 def pool_columns(
@@ -135,9 +117,9 @@ def pool_columns(
                     "gauge_address": ref_id(gauge),
                     "gauge_alive": (bool(gauge["isAlive"]) if isinstance(gauge, dict) and gauge.get("isAlive") is not None else None),
                     "is_custom_fee": bool(p.get("isCustomFee")),
-                    "token0_decimals": _opt_int((p.get("token0") or {}).get("decimals")),
-                    "token1_decimals": _opt_int((p.get("token1") or {}).get("decimals")),
-                    "tick_spacing": _opt_int(p.get("tickSpacing")),
+                    "token0_decimals": opt_int((p.get("token0") or {}).get("decimals")),
+                    "token1_decimals": opt_int((p.get("token1") or {}).get("decimals")),
+                    "tick_spacing": opt_int(p.get("tickSpacing")),
                     "volume_lifetime_usd": opt_float(p.get("volumeUSD")),
                     "fees_lifetime_usd": opt_float(p.get("feesUSD")),
                 }
@@ -145,7 +127,7 @@ def pool_columns(
         return rows
 
     rows = [r for batch in fetch_each(points, read, on_done=on_done) for r in batch]
-    return _columns(POOL_COLUMNS, rows)
+    return columns(POOL_COLUMNS, rows)
 
 
 # -- protocol_snap15m ------------------------------------------------------------------------
@@ -172,12 +154,6 @@ def _state_reads(subgraph: SubgraphClient, block: int, core_token: str) -> tuple
         rest = subgraph.paginate("pools", POOL_TVL_FIELDS, where={}, block=block)
         pools = rest
     return pools, list(data.get("factories") or []), data.get("core")
-
-
-def _sum_or_none(values: list[float | None]) -> float | None:
-    if any(v is None for v in values):
-        return None  # a total that misses a part is unknown, not smaller
-    return math.fsum(values)  # type: ignore[arg-type]
 
 
 def protocol_columns(
@@ -214,9 +190,9 @@ def protocol_columns(
             "snapshot_at": utc(point.snapshot_at),
             "block_number": block,
             "block_timestamp": utc(point.block.timestamp),
-            "tvl_usd": _sum_or_none(tvl),
-            "tvl_v2_usd": _sum_or_none(v2),
-            "tvl_cl_usd": _sum_or_none(cl),
+            "tvl_usd": fsum_or_none(tvl),
+            "tvl_v2_usd": fsum_or_none(v2),
+            "tvl_cl_usd": fsum_or_none(cl),
             "pool_count": len(pools),
             "flow_window_end": utc(end) if end is not None else None,
             "volume_24h_usd": flows["24h"].volume_usd,
@@ -237,4 +213,4 @@ def protocol_columns(
         }
 
     rows = fetch_each(points, read, on_done=on_done)
-    return _columns(PROTOCOL_COLUMNS, rows)
+    return columns(PROTOCOL_COLUMNS, rows)

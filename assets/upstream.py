@@ -1,6 +1,7 @@
-"""Shared upstream reads for the assets: snapshot blocks, subgraph entities, parsing.
+"""Shared upstream reads for the assets: snapshot blocks, subgraph entities.
 
-Nothing here writes; the asset modules turn these reads into warehouse rows.
+Nothing here writes; the asset modules turn these reads into warehouse rows (parsing values
+with assets.rows.values).
 """
 from __future__ import annotations
 
@@ -123,33 +124,3 @@ def fetch_each(
             if on_done:
                 on_done(i + 1, total)
     return results
-
-
-# -- parsing ---------------------------------------------------------------------------------
-def opt_float(value: Any) -> float | None:
-    """Subgraph BigDecimal (a JSON string) -> float; None stays None (unknown, not zero)."""
-    if value is None or value == "":
-        return None
-    return float(value)
-
-
-def req_float(value: Any, what: str) -> float:
-    out = opt_float(value)
-    if out is None:
-        raise ValueError(f"missing value for {what}")
-    return out
-
-
-def req_int(value: Any, what: str) -> int:
-    if value is None or value == "":
-        raise ValueError(f"missing value for {what}")
-    return int(value)
-
-
-def ref_id(value: Any) -> str | None:
-    """A relation field, either `{id: ...}` or a bare id string, as a lower-case id."""
-    if value is None:
-        return None
-    if isinstance(value, dict):
-        value = value.get("id")
-    return str(value).lower() if value is not None else None

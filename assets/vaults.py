@@ -32,8 +32,8 @@ from dagster import (
 )
 from eth_utils import to_checksum_address
 
-from ve_analytics.assets.governance import to_raw
-from ve_analytics.assets.upstream import SnapshotPoint, fetch_each, opt_float, ref_id, req_int, subgraph_head
+from ve_analytics.assets.rows.values import columns, opt_float, opt_int, ref_id, req_int, to_raw
+from ve_analytics.assets.upstream import SnapshotPoint, fetch_each, subgraph_head
 from ve_analytics.assets.writers import insert_columns, partition_range, utc
 from ve_analytics.core.epochs import DAY, HOUR
 from ve_analytics.core.vaults import VaultConfig
@@ -253,7 +253,7 @@ def vault_columns(subgraph: SubgraphClient, chain: ChainReader, chain_id: int, p
         return [vault_row(chain_id, point, v, got, tokens, prices) for v, got in found]
 
     rows = [r for batch in fetch_each(points, read, on_done=on_done) for r in batch]
-    return {n: [r[n] for r in rows] for n in SNAPSHOT_COLUMNS}
+    return columns(SNAPSHOT_COLUMNS, rows)
 
 
 def write_vaults(s: "SnapshotStep") -> dict[str, int]:
@@ -311,10 +311,6 @@ def read_vault_history(subgraph: SubgraphClient, chain: ChainReader, start: int,
     return VaultHistoryRead(block, cutoff, ended_before, decimals, hours, days, events)
 
 
-def _opt_raw(value: Any) -> int | None:
-    return None if value is None or value == "" else int(value)
-
-
 def vault_event_columns(chain_id: int, read: VaultHistoryRead) -> dict[str, list]:
     rows = []
     for kind, _, _ in EVENT_ENTITIES:
@@ -338,7 +334,7 @@ def vault_event_columns(chain_id: int, read: VaultHistoryRead) -> dict[str, list
                     raise ValueError(f"{what}: vault {vault} unknown to the subgraph at block {read.block}")
                 d0, d1 = read.decimals[vault]
                 row.update({
-                    "log_index": _opt_raw(e.get("logIndex")),
+                    "log_index": opt_int(e.get("logIndex")),
                     "user": str(e.get("user") or "").lower(),
                     "shares_raw": req_int(e.get("shares"), f"{what} shares"),
                     "amount0_raw": to_raw(e.get("amount0"), d0),
@@ -358,7 +354,7 @@ def vault_event_columns(chain_id: int, read: VaultHistoryRead) -> dict[str, list
                     ("new_tick_lower", "newTickLower"), ("new_tick_upper", "newTickUpper"), ("tick", "tick"))})
             rows.append(row)
     rows.sort(key=lambda r: (r["vault_address"], r["block_timestamp"], r["id"]))
-    return {n: [r[n] for r in rows] for n in EVENT_COLUMNS}
+    return columns(EVENT_COLUMNS, rows)
 
 
 def vault_period_columns(chain_id: int, read: VaultHistoryRead, length: int) -> dict[str, list]:
@@ -395,7 +391,7 @@ def vault_period_columns(chain_id: int, read: VaultHistoryRead, length: int) -> 
             "partial": start + length > read.cutoff,
         })
     rows.sort(key=lambda r: (r["vault_address"], r["period_start"]))
-    return {n: [r[n] for r in rows] for n in PERIOD_COLUMNS}
+    return columns(PERIOD_COLUMNS, rows)
 
 
 def build_vault_history_assets(partitions_def: PartitionsDefinition) -> list[AssetsDefinition]:

@@ -1,4 +1,4 @@
-"""Rolling flow sums over stored hourly buckets, for many snapshot times from one load.
+"""Rolling flow sums over hourly buckets, for many snapshot times from one load.
 
 A window sums the buckets present in [end - duration, end); `hours` says how many there were.
 No bucket present means unknown: the sums are None (never zero). The windows of a snapshot at T
@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import math
 from dataclasses import dataclass
+from typing import Sequence
 
 from ve_analytics.core.epochs import HOUR
 from ve_analytics.core.windows import FLOW_WINDOWS, window_end
@@ -53,6 +54,18 @@ def protocol_flows(protocol: HourlySeries, end: int | None) -> dict[str, WindowS
     if end is None:
         return {label: WindowSum(None, None, 0) for label in FLOW_WINDOWS}
     return {label: protocol.window(end - seconds, end) for label, seconds in FLOW_WINDOWS.items()}
+
+
+def combined(series: Sequence[HourlySeries]) -> HourlySeries:
+    """One series summing several series per hour (hours = distinct hours present)."""
+    volume: dict[int, list[float]] = {}
+    fees: dict[int, list[float]] = {}
+    for s in series:
+        for h, v, f in zip(s.hours, s.volume, s.fees):
+            volume.setdefault(h, []).append(v)
+            fees.setdefault(h, []).append(f)
+    hours = sorted(volume)
+    return HourlySeries(hours, [math.fsum(volume[h]) for h in hours], [math.fsum(fees[h]) for h in hours])
 
 
 def series_by_key(keys: list[str], hours: list[int], volume: list[float], fees: list[float]) -> dict[str, HourlySeries]:
