@@ -1,10 +1,8 @@
-"""Dagster assets, one module per domain (snapshots, hourly, rollups) over shared workers
-(`writers` for ClickHouse I/O, `upstream` for reads, `flows` for window sums)."""
+"""Dagster assets over shared workers.
 
-import warnings
-
-from dagster import BetaWarning
-
-# Every asset here declares a BackfillPolicy, which Dagster marks beta; the project relies on it
-# knowingly (single-run range backfills), so the warning would only repeat itself per asset.
-warnings.filterwarnings("ignore", category=BetaWarning)
+- Dagster definitions: `snapshots` (with `core_token`, `governance`, `vaults` for their snapshot
+  tables), `hourly`, `rollups`, `governance_events`, `vault_history`, over `resources`,
+  `partitions`, `groups` and `runs` (what an asset reads of its run).
+- Workers: `upstream` (blocks and reads), `writers` (ClickHouse I/O), `publication`
+  (snapshot_runs) and `rows` (pure row building, no Dagster).
+"""

@@ -1,11 +1,5 @@
-"""Governance assets: bribe, vote and claim events (daily history) and the governance snapshots.
+"""Governance snapshot rows (bribe, vote and claim events are in assets.governance_events).
 
-- `governance_events` (daily partitions, one run per range): every Bribe, Vote and Claim of the
-  subgraph whose timestamp falls in the range's days, read at one block (the block at the range
-  end when the subgraph has indexed past it, else the subgraph head; like `pool_hourly`). Rows
-  are keyed by (chain_id, epoch, id) in ReplacingMergeTree tables, so re-running a day (the
-  current one again and again) replaces rather than duplicates. USD values are the subgraph's
-  amountUSD: the value at deposit (bribes) or claim (claims) time.
 - snapshot rows (`GOVERNANCE_SNAPSHOT_ASSETS`, built by assets.snapshots, upstream of
   `snapshot_publication`): `ve_snapshots` (VotingEscrow totals at the snapshot block through
   Multicall3, lock counts and the average remaining lock from the subgraph's VeNFTs at the same
@@ -17,51 +11,26 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
-from dagster import (
-    AssetExecutionContext,
-    AssetsDefinition,
-    BackfillPolicy,
-    MaterializeResult,
-    PartitionsDefinition,
-    asset,
-)
-
 from ve_analytics.assets.snapshot_rows import load_flow_series
 from ve_analytics.assets.rows.values import columns, fsum_or_none, opt_float, ref_id, req_int, to_raw
-from ve_analytics.assets.upstream import SnapshotPoint, fetch_each, subgraph_head
-from ve_analytics.assets.writers import insert_columns, partition_range, query_columns, utc
+from ve_analytics.assets.upstream import SnapshotPoint, fetch_each
+from ve_analytics.assets.writers import query_columns, utc
 from ve_analytics.core.epochs import DAY, WEEK, epoch_start
 from ve_analytics.core.flows import HourlySeries, flow_end, series_by_key
 from ve_analytics.core.kpi import KpiInputs, classify, relative_change
 from ve_analytics.core.methodology import METHODOLOGY_VERSION
-from ve_analytics.assets.resources import ChainResource, SubgraphResource, WarehouseResource
 from ve_analytics.readers.chain import ChainReader
 from ve_analytics.readers.graphql import SubgraphClient
 
 if TYPE_CHECKING:
     from ve_analytics.assets.snapshots import SnapshotStep
 
-HISTORY_GROUP = "history"
-
-BRIBE_FIELDS = ("epoch amount amountUSD from isFoundation timestamp blockNumber transactionHash "
-                "gauge { id } pool { id } token { id symbol decimals }")
-VOTE_FIELDS = "epoch weight timestamp blockNumber veNFT { id owner isFoundation } pool { id } gauge { id }"
-CLAIM_FIELDS = ("epoch amount amountUSD kind timestamp blockNumber transactionHash veNFT { id isFoundation } "
-                "gauge { id } pool { id } token { id symbol decimals }")
 VENFT_FIELDS = "lockedAmount unlockTime isPermanent"
 GAUGE_FIELDS = "pool { id } isAlive emissionsEpoch votes"
 EPOCH_VOTE_FIELDS = "weight pool { id } veNFT { id isFoundation }"
 EPOCH_BRIBE_FIELDS = "amountUSD isFoundation pool { id }"
 EPOCHS_PER_YEAR = 365 * DAY / WEEK
 
-BRIBE_COLUMNS = ("chain_id", "epoch", "id", "block_timestamp", "block_number", "transaction_hash", "gauge_address",
-                 "pool_address", "token_address", "token_symbol", "token_decimals", "amount_raw", "amount_usd",
-                 "sender", "is_foundation")
-VOTE_COLUMNS = ("chain_id", "epoch", "id", "block_timestamp", "block_number", "venft_id", "owner", "is_foundation",
-                "gauge_address", "pool_address", "weight_raw")
-CLAIM_COLUMNS = ("chain_id", "epoch", "id", "block_timestamp", "block_number", "transaction_hash", "venft_id",
-                 "is_foundation", "kind", "gauge_address", "pool_address", "token_address", "token_symbol",
-                 "token_decimals", "amount_raw", "amount_usd")
 GAUGE_COLUMNS = ("chain_id", "snapshot_at", "gauge_address", "pool_address", "is_alive", "epoch_start", "votes_raw",
                  "foundation_votes_raw", "foundation_vote_share", "emissions_epoch_raw", "emission_apr", "fee_apr",
                  "bribe_apr", "total_apr", "bribes_epoch_usd", "fees_epoch_usd")
@@ -78,103 +47,6 @@ KPI_COLUMNS = ("chain_id", "snapshot_at", "epoch_start", "gauge_address", "pool_
 VE_COLUMNS = ("chain_id", "snapshot_at", "block_number", "locked_raw", "voting_power_raw", "permanent_locked_raw",
               "decaying_locked_raw", "lock_count", "permanent_lock_count", "decaying_lock_count",
               "expired_lock_count", "avg_remaining_lock_seconds")
-
-
-def _epoch_of(row: dict, ts: int) -> Any:
-    epoch = req_int(row.get("epoch"), f"{row.get('id')} epoch")
-    return utc(epoch if epoch % (7 * 86400) == 0 else epoch_start(epoch))
-
-
-def bribe_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
-    rows = []
-    for b in raw:
-        token = b.get("token") or {}
-        decimals = req_int(token.get("decimals"), f"bribe {b['id']} token decimals")
-        ts = req_int(b.get("timestamp"), f"bribe {b['id']} timestamp")
-        rows.append({
-            "chain_id": chain_id,
-            "epoch": _epoch_of(b, ts),
-            "id": str(b["id"]).lower(),
-            "block_timestamp": utc(ts),
-            "block_number": req_int(b.get("blockNumber"), f"bribe {b['id']} blockNumber"),
-            "transaction_hash": str(b.get("transactionHash") or "").lower(),
-            "gauge_address": ref_id(b.get("gauge")) or "",
-            "pool_address": ref_id(b.get("pool")) or "",
-            "token_address": ref_id(token) or "",
-            "token_symbol": token.get("symbol") or "",
-            "token_decimals": decimals,
-            "amount_raw": to_raw(b.get("amount"), decimals),
-            "amount_usd": opt_float(b.get("amountUSD")),
-            "sender": str(b.get("from") or "").lower(),
-            "is_foundation": bool(b.get("isFoundation")),
-        })
-    return columns(BRIBE_COLUMNS, rows)
-
-
-def vote_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
-    rows = []
-    for v in raw:
-        nft = v.get("veNFT") or {}
-        ts = req_int(v.get("timestamp"), f"vote {v['id']} timestamp")
-        rows.append({
-            "chain_id": chain_id,
-            "epoch": _epoch_of(v, ts),
-            "id": str(v["id"]).lower(),
-            "block_timestamp": utc(ts),
-            "block_number": req_int(v.get("blockNumber"), f"vote {v['id']} blockNumber"),
-            "venft_id": req_int(ref_id(nft), f"vote {v['id']} veNFT"),
-            "owner": str(nft.get("owner") or "").lower(),
-            "is_foundation": bool(nft.get("isFoundation")),
-            "gauge_address": ref_id(v.get("gauge")) or "",
-            "pool_address": ref_id(v.get("pool")) or "",
-            "weight_raw": to_raw(v.get("weight"), 18),
-        })
-    return columns(VOTE_COLUMNS, rows)
-
-
-def claim_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
-    rows = []
-    for c in raw:
-        token = c.get("token") or {}
-        nft = c.get("veNFT") or {}
-        decimals = req_int(token.get("decimals"), f"claim {c['id']} token decimals")
-        ts = req_int(c.get("timestamp"), f"claim {c['id']} timestamp")
-        rows.append({
-            "chain_id": chain_id,
-            "epoch": _epoch_of(c, ts),
-            "id": str(c["id"]).lower(),
-            "block_timestamp": utc(ts),
-            "block_number": req_int(c.get("blockNumber"), f"claim {c['id']} blockNumber"),
-            "transaction_hash": str(c.get("transactionHash") or "").lower(),
-            "venft_id": req_int(ref_id(nft), f"claim {c['id']} veNFT"),
-            "is_foundation": bool(nft.get("isFoundation")),
-            "kind": c.get("kind") or "",
-            "gauge_address": ref_id(c.get("gauge")) or "",
-            "pool_address": ref_id(c.get("pool")) or "",
-            "token_address": ref_id(token) or "",
-            "token_symbol": token.get("symbol") or "",
-            "token_decimals": decimals,
-            "amount_raw": to_raw(c.get("amount"), decimals),
-            "amount_usd": opt_float(c.get("amountUSD")),
-        })
-    return columns(CLAIM_COLUMNS, rows)
-
-
-def read_events(subgraph: SubgraphClient, chain: ChainReader, start: int, end: int) -> tuple[int, int, dict[str, list]]:
-    """(block, cutoff, {entity: rows}) for events with start <= timestamp < cutoff at one block."""
-    head = subgraph_head(subgraph)
-    if head.block_timestamp > end:
-        block, cutoff = min(chain.block_at(end).number, head.block_number), end
-    else:
-        block, cutoff = head.block_number, head.block_timestamp + 1  # everything visible at the head
-    where = {"timestamp_gte": start, "timestamp_lt": cutoff}
-    out = {}
-    if cutoff > start:
-        for entity, fields in (("bribes", BRIBE_FIELDS), ("votes", VOTE_FIELDS), ("claims", CLAIM_FIELDS)):
-            out[entity] = subgraph.paginate(entity, fields, where=where, block=block)
-    else:
-        out = {"bribes": [], "votes": [], "claims": []}
-    return block, cutoff, out
 
 
 def ve_columns(subgraph: SubgraphClient, chain: ChainReader, chain_id: int, points: Sequence[SnapshotPoint]) -> dict[str, list]:
@@ -479,39 +351,6 @@ def foundation_columns(subgraph: SubgraphClient, chain_id: int, points: Sequence
     reads = fetch_each(points, read)
     return (columns(FOUNDATION_COLUMNS, [r[0] for r in reads]),
             columns(FOUNDATION_VOTE_COLUMNS, [v for r in reads for v in r[1]]))
-
-
-def build_governance_event_assets(partitions_def: PartitionsDefinition) -> list[AssetsDefinition]:
-    @asset(
-        name="governance_events",
-        partitions_def=partitions_def,
-        backfill_policy=BackfillPolicy.single_run(),
-        group_name=HISTORY_GROUP,
-        kinds={"clickhouse", "python"},
-        metadata={"tables": "bribe_events, vote_events, claim_events"},
-        description="Bribe deposits, votes and reward claims of the days (bribe_events, vote_events, claim_events).",
-    )
-    def governance_events(
-        context: AssetExecutionContext,
-        warehouse: WarehouseResource,
-        subgraph: SubgraphResource,
-        chain: ChainResource,
-    ) -> MaterializeResult:
-        start, end, label = partition_range(context)
-        block, cutoff, read = read_events(subgraph.client, chain.reader, start, end)
-        cid = chain.chain_id
-        with warehouse.client() as client:
-            written = {
-                "bribe_events": insert_columns(client, "bribe_events", bribe_rows(cid, read["bribes"]),
-                                               asset="governance_events", partition_range=label),
-                "vote_events": insert_columns(client, "vote_events", vote_rows(cid, read["votes"]),
-                                              asset="governance_events", partition_range=label),
-                "claim_events": insert_columns(client, "claim_events", claim_rows(cid, read["claims"]),
-                                               asset="governance_events", partition_range=label),
-            }
-        return MaterializeResult(metadata={**written, "block": block, "read_before": utc(min(cutoff, end)).isoformat()})
-
-    return [governance_events]
 
 
 # -- snapshot assets (built by assets.snapshots.snapshot_asset) -------------------------------

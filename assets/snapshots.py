@@ -25,6 +25,7 @@ from dagster import (
     asset,
 )
 
+from ve_analytics.assets import groups
 from ve_analytics.assets.publication import failures_recorded, publish, published_times, run_id_of
 from ve_analytics.assets.snapshot_rows import load_flow_series, pool_columns, protocol_columns, token_columns
 from ve_analytics.assets.upstream import SnapshotPoint, resolve_points, window_snapshot_times
@@ -33,9 +34,6 @@ from ve_analytics.core.epochs import QUARTER_HOUR, floor_to, iso
 from ve_analytics.assets.partitions import FORCE_TAG, SNAPSHOTS_FROM_TAG, SNAPSHOTS_UNTIL_TAG, parse_tag_time
 from ve_analytics.assets.resources import ChainResource, Progress, SubgraphResource, WarehouseResource
 from ve_analytics.readers.graphql import SubgraphClient
-
-GROUP = "snapshots"
-
 
 @dataclass(frozen=True)
 class SnapshotPlan:
@@ -168,7 +166,7 @@ def build_snapshot_assets(partitions_def: PartitionsDefinition) -> list[AssetsDe
     common = dict(
         partitions_def=partitions_def,
         backfill_policy=BackfillPolicy.single_run(),
-        group_name=GROUP,
+        group_name=groups.SNAPSHOTS,
         kinds={"clickhouse", "python"},
     )
     specs = [

@@ -1,4 +1,5 @@
-"""Shared upstream reads for the assets: snapshot blocks, subgraph entities.
+"""Shared upstream reads for the assets: snapshot blocks, the one block a history range is read
+at (`history_block`), subgraph entities.
 
 Nothing here writes; the asset modules turn these reads into warehouse rows (parsing values
 with assets.rows.values).
@@ -49,6 +50,23 @@ def subgraph_head(subgraph: SubgraphClient) -> SubgraphMeta:
     if meta.has_indexing_errors:
         raise SubgraphError(subgraph.url, f"subgraph reports indexing errors at block {meta.block_number}")
     return meta
+
+
+@dataclass(frozen=True)
+class HistoryBlock:
+    """The one block a history range [start, end) is read at: the block at `end` when the
+    subgraph has indexed past it, else the subgraph head (the range reaches the present)."""
+
+    number: int
+    ended_by: int  # periods ending by this time had ended at the block: `end`, or the head's time
+    events_before: int  # every event with a timestamp before this is visible at the block
+
+
+def history_block(subgraph: SubgraphClient, chain: ChainReader, end: int) -> HistoryBlock:
+    head = subgraph_head(subgraph)
+    if head.block_timestamp > end:
+        return HistoryBlock(min(chain.block_at(end).number, head.block_number), end, end)
+    return HistoryBlock(head.block_number, head.block_timestamp, head.block_timestamp + 1)
 
 
 def resolve_points(

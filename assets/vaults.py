@@ -1,4 +1,4 @@
-"""Vault assets: the 15-minute vault snapshot rows and the daily vault history.
+"""Vault snapshot rows (the daily vault history is in assets.vault_history).
 
 - `vault_snapshots` (`VAULT_SNAPSHOT_ASSETS`, built by assets.snapshots.snapshot_asset, upstream
   of `snapshot_publication`): one vault_snap15m row per configured vault (the chain book's `vaults`)
@@ -11,40 +11,22 @@
   share price stay NULL when a price is unknown. A vault without code at the block (not deployed
   yet) has no row; a deployed vault whose reads fail fails the run, so a snapshot is never
   published with a vault missing or zeroed.
-- `vault_history` (daily partitions, one run per range, like `governance_events`): VaultHourData
-  of every hour that had ended, VaultDayData of every day (the in-progress one flagged partial)
-  and every VaultDeposit / VaultWithdrawal / VaultHarvest / VaultRebalance of the days, all read
-  at one block (the block at the range end when the subgraph has indexed past it, else its head).
 """
 
 import threading
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
-from dagster import (
-    AssetExecutionContext,
-    AssetsDefinition,
-    BackfillPolicy,
-    MaterializeResult,
-    PartitionsDefinition,
-    ResourceParam,
-    asset,
-)
 from eth_utils import to_checksum_address
 
-from ve_analytics.assets.rows.values import columns, opt_float, opt_int, ref_id, req_int, to_raw
-from ve_analytics.assets.upstream import SnapshotPoint, fetch_each, subgraph_head
-from ve_analytics.assets.writers import insert_columns, partition_range, utc
-from ve_analytics.core.epochs import DAY, HOUR
+from ve_analytics.assets.rows.values import columns, opt_float, ref_id
+from ve_analytics.assets.upstream import SnapshotPoint, fetch_each
+from ve_analytics.assets.writers import utc
 from ve_analytics.core.vaults import VaultConfig
-from ve_analytics.assets.resources import ChainResource, Progress, SubgraphResource, WarehouseResource
 from ve_analytics.readers.chain import ZERO_ADDRESS, Call, ChainReader, ChainReadError
 from ve_analytics.readers.graphql import SubgraphClient
 
 if TYPE_CHECKING:
     from ve_analytics.assets.snapshots import SnapshotStep
-
-HISTORY_GROUP = "history"
 
 SNAPSHOT_COLUMNS = (
     "chain_id", "snapshot_at", "block_number", "vault_address", "vault_key", "kind", "pool_address", "gauge_address",
@@ -53,12 +35,6 @@ SNAPSHOT_COLUMNS = (
     "token1_price_usd", "tvl_usd", "share_price_usd", "is_calm", "strategy_paused", "global_pause", "slippage_bps",
     "tick", "tick_lower", "tick_upper", "liquidity_raw", "needs_rebalance", "last_rebalance", "last_harvest",
 )
-PERIOD_COLUMNS = ("chain_id", "vault_address", "period_start", "total_supply_raw", "amount0_raw", "amount1_raw",
-                  "tvl_usd", "share_price_usd", "harvested_usd", "apr", "deposits", "withdrawals", "partial")
-EVENT_COLUMNS = ("chain_id", "vault_address", "id", "kind", "block_timestamp", "block_number", "transaction_hash",
-                 "log_index", "user", "shares_raw", "amount0_raw", "amount1_raw", "amount_usd", "token_address",
-                 "amount_raw", "old_tick_lower", "old_tick_upper", "new_tick_lower", "new_tick_upper", "tick")
-
 # The vault's own views, read first: (name, signature, output types, CL only)
 VAULT_VIEWS: tuple[tuple[str, str, tuple[str, ...], bool], ...] = (
     ("token0", "token0()", ("address",), False),
@@ -81,14 +57,6 @@ VAULT_VIEWS: tuple[tuple[str, str, tuple[str, ...], bool], ...] = (
 # Views whose failure leaves a NULL column rather than failing the snapshot: lastHarvest is
 # informational and not part of every vault implementation.
 OPTIONAL_VIEWS = {"lastHarvest"}
-
-FLOW_FIELDS = "vault { id } user shares amount0 amount1 amountUSD timestamp blockNumber transactionHash logIndex"
-HARVEST_FIELDS = "vault { id } token { id decimals } amount amountUSD timestamp blockNumber transactionHash"
-REBALANCE_FIELDS = ("vault { id } oldTickLower oldTickUpper newTickLower newTickUpper tick timestamp blockNumber "
-                    "transactionHash")
-PERIOD_FIELDS = "periodStartUnix vault { id } totalSupply amount0 amount1 tvlUSD sharePriceUSD harvestedUSD apr"
-VAULT_TOKEN_FIELDS = "token0 { id decimals } token1 { id decimals }"
-
 
 def _lower(address: Any) -> str:
     return str(address).lower()
@@ -268,166 +236,3 @@ VAULT_SNAPSHOT_ASSETS = [
      "Every configured vault at each snapshot block: totals, supply, prices, TVL, share price, calm, pauses and "
      "the CL range, read through Multicall3 (vault_snap15m).", write_vaults),
 ]
-
-
-# -- vault history -----------------------------------------------------------------------------
-@dataclass(frozen=True)
-class VaultHistoryRead:
-    block: int  # the block the subgraph was read at
-    cutoff: int  # time up to which the subgraph is complete at that block
-    ended_before: int  # end of the last hour that had ended (hours in [start, ended_before) are final)
-    decimals: dict[str, tuple[int, int]]  # vault -> (token0 decimals, token1 decimals)
-    hours: list[dict]
-    days: list[dict]
-    events: dict[str, list[dict]]  # kind -> subgraph rows
-
-
-EVENT_ENTITIES = (("deposit", "vaultDeposits", FLOW_FIELDS), ("withdrawal", "vaultWithdrawals", FLOW_FIELDS),
-                  ("harvest", "vaultHarvests", HARVEST_FIELDS), ("rebalance", "vaultRebalances", REBALANCE_FIELDS))
-
-
-def read_vault_history(subgraph: SubgraphClient, chain: ChainReader, start: int, end: int) -> VaultHistoryRead:
-    head = subgraph_head(subgraph)
-    if head.block_timestamp > end:
-        block, cutoff, events_before = min(chain.block_at(end).number, head.block_number), end, end
-    else:  # the range reaches the subgraph head: everything visible there, hours that had ended
-        block, cutoff, events_before = head.block_number, head.block_timestamp, head.block_timestamp + 1
-    ended_before = start + max(0, (cutoff - start) // HOUR) * HOUR
-    decimals = {}
-    for v in subgraph.paginate("vaults", VAULT_TOKEN_FIELDS, block=block):
-        decimals[ref_id(v) or ""] = (req_int((v.get("token0") or {}).get("decimals"), f"vault {v['id']} token0"),
-                                     req_int((v.get("token1") or {}).get("decimals"), f"vault {v['id']} token1"))
-    hours = days = []
-    events: dict[str, list[dict]] = {kind: [] for kind, _, _ in EVENT_ENTITIES}
-    if ended_before > start:
-        hours = subgraph.paginate("vaultHourDatas", PERIOD_FIELDS, block=block,
-                                  where={"periodStartUnix_gte": start, "periodStartUnix_lt": ended_before})
-    if cutoff > start:
-        days = subgraph.paginate("vaultDayDatas", PERIOD_FIELDS, block=block,
-                                 where={"periodStartUnix_gte": start, "periodStartUnix_lt": end})
-        for kind, entity, fields in EVENT_ENTITIES:
-            events[kind] = subgraph.paginate(entity, fields, block=block,
-                                             where={"timestamp_gte": start, "timestamp_lt": events_before})
-    return VaultHistoryRead(block, cutoff, ended_before, decimals, hours, days, events)
-
-
-def vault_event_columns(chain_id: int, read: VaultHistoryRead) -> dict[str, list]:
-    rows = []
-    for kind, _, _ in EVENT_ENTITIES:
-        for e in read.events[kind]:
-            vault = ref_id(e.get("vault")) or ""
-            what = f"vault {kind} {e.get('id')}"
-            row = dict.fromkeys(EVENT_COLUMNS)
-            row.update({
-                "chain_id": chain_id,
-                "vault_address": vault,
-                "id": str(e["id"]).lower(),
-                "kind": kind,
-                "block_timestamp": utc(req_int(e.get("timestamp"), f"{what} timestamp")),
-                "block_number": req_int(e.get("blockNumber"), f"{what} blockNumber"),
-                "transaction_hash": str(e.get("transactionHash") or "").lower(),
-                "user": "",
-                "token_address": "",
-            })
-            if kind in ("deposit", "withdrawal"):
-                if vault not in read.decimals:
-                    raise ValueError(f"{what}: vault {vault} unknown to the subgraph at block {read.block}")
-                d0, d1 = read.decimals[vault]
-                row.update({
-                    "log_index": opt_int(e.get("logIndex")),
-                    "user": str(e.get("user") or "").lower(),
-                    "shares_raw": req_int(e.get("shares"), f"{what} shares"),
-                    "amount0_raw": to_raw(e.get("amount0"), d0),
-                    "amount1_raw": to_raw(e.get("amount1"), d1),
-                    "amount_usd": opt_float(e.get("amountUSD")),
-                })
-            elif kind == "harvest":
-                token = e.get("token") or {}
-                row.update({
-                    "token_address": ref_id(token) or "",
-                    "amount_raw": to_raw(e.get("amount"), req_int(token.get("decimals"), f"{what} token decimals")),
-                    "amount_usd": opt_float(e.get("amountUSD")),
-                })
-            else:
-                row.update({name: req_int(e.get(field), f"{what} {field}") for name, field in (
-                    ("old_tick_lower", "oldTickLower"), ("old_tick_upper", "oldTickUpper"),
-                    ("new_tick_lower", "newTickLower"), ("new_tick_upper", "newTickUpper"), ("tick", "tick"))})
-            rows.append(row)
-    rows.sort(key=lambda r: (r["vault_address"], r["block_timestamp"], r["id"]))
-    return columns(EVENT_COLUMNS, rows)
-
-
-def vault_period_columns(chain_id: int, read: VaultHistoryRead, length: int) -> dict[str, list]:
-    """vault_hourly (length HOUR: ended hours only) or vault_daily (length DAY: the day that had
-    not ended at the block read is flagged partial) columns, with the period's flow counts."""
-    counts: dict[tuple[str, str, int], int] = {}
-    for kind in ("deposit", "withdrawal"):
-        for e in read.events[kind]:
-            ts = req_int(e.get("timestamp"), f"vault {kind} {e.get('id')} timestamp")
-            key = (kind, ref_id(e.get("vault")) or "", ts - ts % length)
-            counts[key] = counts.get(key, 0) + 1
-    rows = []
-    for d in (read.hours if length == HOUR else read.days):
-        start = req_int(d.get("periodStartUnix"), f"vault period {d.get('id')} periodStartUnix")
-        if start % length:
-            raise ValueError(f"vault period {d.get('id')} starts off its period: {start}")
-        vault = ref_id(d.get("vault")) or ""
-        if vault not in read.decimals:
-            raise ValueError(f"vault period {d.get('id')}: vault {vault} unknown at block {read.block}")
-        d0, d1 = read.decimals[vault]
-        rows.append({
-            "chain_id": chain_id,
-            "vault_address": vault,
-            "period_start": utc(start),
-            "total_supply_raw": req_int(d.get("totalSupply"), f"vault period {d.get('id')} totalSupply"),
-            "amount0_raw": to_raw(d.get("amount0"), d0),
-            "amount1_raw": to_raw(d.get("amount1"), d1),
-            "tvl_usd": opt_float(d.get("tvlUSD")),
-            "share_price_usd": opt_float(d.get("sharePriceUSD")),
-            "harvested_usd": opt_float(d.get("harvestedUSD")),
-            "apr": opt_float(d.get("apr")),
-            "deposits": counts.get(("deposit", vault, start), 0),
-            "withdrawals": counts.get(("withdrawal", vault, start), 0),
-            "partial": start + length > read.cutoff,
-        })
-    rows.sort(key=lambda r: (r["vault_address"], r["period_start"]))
-    return columns(PERIOD_COLUMNS, rows)
-
-
-def build_vault_history_assets(partitions_def: PartitionsDefinition) -> list[AssetsDefinition]:
-    @asset(
-        name="vault_history",
-        partitions_def=partitions_def,
-        backfill_policy=BackfillPolicy.single_run(),
-        group_name=HISTORY_GROUP,
-        kinds={"clickhouse", "python"},
-        metadata={"tables": "vault_hourly, vault_daily, vault_events"},
-        description="Vault hour rows of every ended hour, day rows (the running day partial) and every deposit, "
-        "withdrawal, harvest and rebalance of the days (vault_hourly, vault_daily, vault_events).",
-    )
-    def vault_history(
-        context: AssetExecutionContext,
-        warehouse: WarehouseResource,
-        subgraph: SubgraphResource,
-        chain: ChainResource,
-        progress: ResourceParam[Progress],
-    ) -> MaterializeResult:
-        start, end, label = partition_range(context)
-        read = read_vault_history(subgraph.client, chain.reader, start, end)
-        cid = chain.chain_id
-        with warehouse.client() as client:
-            written = {
-                table: insert_columns(client, table, columns, asset="vault_history", partition_range=label)
-                for table, columns in (("vault_hourly", vault_period_columns(cid, read, HOUR)),
-                                       ("vault_daily", vault_period_columns(cid, read, DAY)),
-                                       ("vault_events", vault_event_columns(cid, read)))
-            }
-        hours = (read.ended_before - start) // HOUR
-        progress.report("history: vault hours read", hours, (end - start) // HOUR, force=True)
-        return MaterializeResult(metadata={
-            **{f"rows {t}": n for t, n in written.items()},
-            "block": read.block,
-            "ended_before": utc(read.ended_before).isoformat() if read.ended_before > start else "",
-        })
-
-    return [vault_history]

@@ -33,12 +33,6 @@ def load_sql(name: str) -> str:
     return sqlbook.sql(f"transforms/{name}").text
 
 
-def partition_range(context) -> tuple[int, int, str]:
-    """(start, end) Unix seconds of a run's partition (range) window and its label for dedup tokens."""
-    window, keys = context.partition_time_window, context.partition_key_range
-    return int(window.start.timestamp()), int(window.end.timestamp()), f"{keys.start}..{keys.end}"
-
-
 def utc(ts: int | float) -> datetime:
     return datetime.fromtimestamp(ts, tz=timezone.utc)
 
