@@ -44,6 +44,20 @@ class HourlySeries:
         return WindowSum(math.fsum(self.volume[lo:hi]), math.fsum(self.fees[lo:hi]), hi - lo)
 
 
+class HourlyCloses(HourlySeries):
+    """Hourly buckets that also carry each hour's closing TVL (None where unknown)."""
+
+    def __init__(self, hours: list[int], volume: list[float], fees: list[float], tvl_close: list[float | None]):
+        super().__init__(hours, volume, fees)
+        order = sorted(range(len(hours)), key=hours.__getitem__)
+        self.tvl_close = [None if tvl_close[i] is None else float(tvl_close[i]) for i in order]
+
+    def close_before(self, ts: int) -> float | None:
+        """TVL close of the newest bucket that ended by ts."""
+        i = bisect.bisect_right(self.hours, ts - HOUR)
+        return self.tvl_close[i - 1] if i else None
+
+
 def flow_end(protocol: HourlySeries, snapshot_at: int) -> int | None:
     """Exclusive end of a snapshot's flow windows (None when no bucket had ended by then)."""
     return window_end(snapshot_at, protocol.newest_ended_by(snapshot_at))

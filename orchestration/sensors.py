@@ -11,6 +11,8 @@ import time
 from dagster import DefaultSensorStatus, RunFailureSensorContext, SensorDefinition, run_failure_sensor
 
 from ve_analytics.assets.publication import published_times, record_failure
+from ve_analytics.assets.registry import PUBLICATION
+from ve_analytics.assets.runs import succeeded_steps
 from ve_analytics.assets.upstream import window_snapshot_times
 from ve_analytics.core.epochs import DAY
 from ve_analytics.assets.partitions import SNAPSHOTS_FROM_TAG, SNAPSHOTS_UNTIL_TAG, day_start_of, parse_tag_time
@@ -52,13 +54,7 @@ def build_sensors(snapshot_job) -> list[SensorDefinition]:
             times = [t for t in times if t not in published]
         if not times:
             return
-        from dagster import DagsterEventType
-
-        succeeded = {
-            e.step_key
-            for e in context.instance.all_logs(context.dagster_run.run_id, of_type=DagsterEventType.STEP_SUCCESS)
-        }
-        if "snapshot_publication" in succeeded:
+        if PUBLICATION in succeeded_steps(context.instance, context.dagster_run.run_id):
             return  # published; a later failure (e.g. a check step) must not unpublish it
         record_failure(
             warehouse,
