@@ -1,5 +1,5 @@
-"""What an asset reads of its Dagster run: the partition (range) window, the run's id and start
-time, and which of its steps have succeeded."""
+"""What an asset reads of its Dagster run: the partition (range) window, the run's id, tags and
+creation and start times, and which of its steps have succeeded."""
 from __future__ import annotations
 
 import time
@@ -16,6 +16,12 @@ def partition_range(context) -> tuple[int, int, str]:
 def run_id_of(context) -> str:
     run = getattr(context, "run", None)
     return run.run_id if run is not None else context.run_id
+
+
+def run_created_at(context) -> int:
+    """When the run was created (Unix seconds), from the instance's run record."""
+    record = context.instance.get_run_record_by_id(run_id_of(context))
+    return int(record.create_timestamp.timestamp())
 
 
 def run_started_at(context) -> float:

@@ -1,8 +1,7 @@
-"""Shared upstream reads for the assets: snapshot blocks, the one block a history range is read
-at (`history_block`), subgraph entities.
+"""Shared upstream reads for the assets: the blocks snapshots and history ranges are read at,
+the subgraph's field lists, and `fetch_each` (one read per snapshot, a few at a time).
 
-Nothing here writes; the asset modules turn these reads into warehouse rows (parsing values
-with assets.rows.values).
+Nothing here writes; assets.rows turns these reads into warehouse rows.
 """
 from __future__ import annotations
 
@@ -12,7 +11,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence, TypeVar
 
-from ve_analytics.core.epochs import QUARTER_HOUR
 from ve_analytics.readers.chain import BlockNotFinal, BlockRef, ChainReader
 from ve_analytics.readers.graphql import SubgraphClient, SubgraphError, SubgraphMeta
 
@@ -38,11 +36,6 @@ POOL_HOUR_FIELDS = "periodStartUnix pool { id } volumeUSD feesUSD tvlUSD txCount
 class SnapshotPoint:
     snapshot_at: int  # T, Unix seconds (a 15-minute boundary)
     block: BlockRef  # the last block with timestamp <= T
-
-
-def window_snapshot_times(start_ts: int, end_ts: int) -> list[int]:
-    """Snapshot times (partition ends) of the 15-minute partitions in [start_ts, end_ts)."""
-    return list(range(start_ts + QUARTER_HOUR, end_ts + 1, QUARTER_HOUR))
 
 
 def subgraph_head(subgraph: SubgraphClient) -> SubgraphMeta:
