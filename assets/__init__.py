@@ -1,10 +1,11 @@
-"""Dagster assets, one module per domain (snapshots, hourly, rollups) over shared workers
-(`writers` for ClickHouse I/O, `upstream` for reads, `flows` for window sums)."""
+"""Dagster assets over shared workers.
 
-import warnings
-
-from dagster import BetaWarning
-
-# Every asset here declares a BackfillPolicy, which Dagster marks beta; the project relies on it
-# knowingly (single-run range backfills), so the warning would only repeat itself per asset.
-warnings.filterwarnings("ignore", category=BetaWarning)
+- Dagster definitions: `snapshots` (the snapshot assets of `registry` and their publication),
+  `hourly`, `rollups`, `governance_events`, `vault_history`, over `resources`, `partitions`,
+  `groups` and `runs` (what an asset reads of its run).
+- What a snapshot asset does: `snapshot_plan` (the run's snapshot times), `snapshot_step`,
+  `market_snapshots`, `governance_snapshots`, `vault_snapshots` (read, build rows, insert),
+  `publication` (the snapshot_runs rows).
+- Workers: `upstream` (blocks and reads), `flow_loads` (hourly buckets from the warehouse),
+  `writers` (ClickHouse I/O) and `rows` (pure row building, no Dagster).
+"""

@@ -1,10 +1,10 @@
 """Publication of snapshots in `snapshot_runs`: the row that makes a snapshot visible.
 
-- `publish()` (the `snapshot_publication` asset) runs only after every snapshot asset
-  (UPSTREAM_ASSETS) succeeded in the same run. It verifies in the warehouse that every snapshot time of the range
-  has its protocol row and `pool_count` pool rows, then writes one 'success' row per snapshot
-  time with the run id, block, row counts and sources. Until then readers keep serving the
-  previous successful snapshot.
+- `publish()` (the `snapshot_publication` asset) runs only after every snapshot asset (the
+  registry's, passed as `upstream`) succeeded in the same run. It verifies in the warehouse that
+  every snapshot time of the range has its protocol row and `pool_count` pool rows, then writes
+  one 'success' row per snapshot time with the run id, block, row counts and sources. Until then
+  readers keep serving the previous successful snapshot.
 - `failures_recorded()` wraps each snapshot asset: on any exception it writes a 'failed' row per
   snapshot time (status, error message) before re-raising. Readers ignore non-success rows; a
   later success of the same run replaces its failed row (ReplacingMergeTree on finished_at).
@@ -15,13 +15,11 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
-from ve_analytics.assets.writers import insert_columns, query_rows, utc
+from ve_analytics.assets.runs import run_id_of, run_started_at, succeeded_steps
+from ve_analytics.assets.writers import insert_columns, query_rows
+from ve_analytics.core.epochs import to_datetime
 
 SOURCES = ["subgraph", "chain-rpc"]
-SNAPSHOT_TABLES = ("protocol_snap15m", "pool_snap15m", "token_snap15m")
-UPSTREAM_ASSETS = ("token_snapshots", "pool_snapshots", "protocol_snapshot", "ve_snapshots", "gauge_snapshots",
-                   "foundation_snapshots", "kpi_snapshots",
-                   "core_token_snapshot", "vault_snapshots")
 MAX_ERROR_CHARS = 2000
 
 
@@ -32,21 +30,6 @@ def published_times(client, chain_id: int, times: Sequence[int]) -> set[int]:
     rows = query_rows(client, "backfill/published_snapshots.sql",
                       {"chain_id": chain_id, "from_ts": min(times), "to_ts": max(times)})
     return {int(r["snapshot_ts"]) for r in rows} & set(times)
-
-
-def run_id_of(context) -> str:
-    run = getattr(context, "run", None)
-    return run.run_id if run is not None else context.run_id
-
-
-def run_started_at(context) -> float:
-    try:
-        record = context.instance.get_run_record_by_id(run_id_of(context))
-        if record is not None and record.start_time:
-            return float(record.start_time)
-    except Exception:  # noqa: BLE001 - the start time is informative only
-        pass
-    return time.time()
 
 
 def write_runs(
@@ -61,15 +44,15 @@ def write_runs(
     partition_range: str,
     error: str = "",
 ) -> int:
-    finished = utc(time.time())
+    finished = to_datetime(time.time())
     columns = {
         "chain_id": [chain_id] * len(rows),
-        "snapshot_at": [utc(r["snapshot_at"]) for r in rows],
+        "snapshot_at": [to_datetime(r["snapshot_at"]) for r in rows],
         "run_id": [run_id] * len(rows),
         "status": [status] * len(rows),
         "block_number": [int(r.get("block_number") or 0) for r in rows],
-        "block_timestamp": [utc(r.get("block_ts") or 0) for r in rows],
-        "started_at": [utc(started_at)] * len(rows),
+        "block_timestamp": [to_datetime(r.get("block_ts") or 0) for r in rows],
+        "started_at": [to_datetime(started_at)] * len(rows),
         "finished_at": [finished] * len(rows),
         "rows_written": [dict(r.get("rows_written") or {}) for r in rows],
         "sources": [list(SOURCES)] * len(rows),
@@ -123,15 +106,6 @@ def failures_recorded(
         raise
 
 
-def upstream_succeeded_in_run(context) -> list[str]:
-    """Names of the upstream snapshot steps that did NOT succeed in this run."""
-    from dagster import DagsterEventType
-
-    events = context.instance.all_logs(run_id_of(context), of_type=DagsterEventType.STEP_SUCCESS)
-    done = {e.step_key for e in events}
-    return [name for name in UPSTREAM_ASSETS if name not in done]
-
-
 def publish(
     context,
     client,
@@ -139,9 +113,12 @@ def publish(
     chain_id: int,
     times: Sequence[int],
     partition_range: str,
+    upstream: Sequence[str],
 ) -> dict[str, Any]:
-    """Verify the stored snapshot rows of `times` and write their 'success' rows."""
-    missing_steps = upstream_succeeded_in_run(context)
+    """Verify that the `upstream` snapshot assets succeeded in this run and the stored snapshot
+    rows of `times`, then write their 'success' rows."""
+    done = succeeded_steps(context.instance, run_id_of(context))
+    missing_steps = [name for name in upstream if name not in done]
     if missing_steps:
         raise RuntimeError(
             f"refusing to publish: {', '.join(missing_steps)} did not succeed in this run "

@@ -15,13 +15,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
-from dagster import ConfigurableResource, InitResourceContext
+from dagster import ConfigurableResource, InitResourceContext, ResourceDefinition
 from pydantic import PrivateAttr
 
 from ve_analytics.core.chains import MULTICALL3, STATS_CHAIN_ID, ChainConfig, load_book
 from ve_analytics.core.config import Settings
 from ve_analytics.readers.chain import ChainReader
 from ve_analytics.readers.graphql import SubgraphClient
+from ve_analytics.warehouse.client import get_client
 
 log = logging.getLogger("orchestration.progress")
 
@@ -44,8 +45,6 @@ class WarehouseResource(ConfigurableResource):
 
     @contextmanager
     def client(self) -> Iterator[Any]:
-        from ve_analytics.warehouse.client import get_client
-
         client = get_client(self.settings())
         try:
             yield client
@@ -161,8 +160,6 @@ class Progress:
 
 def resources_for(settings: Settings | None = None, *, chain_id: int = STATS_CHAIN_ID) -> dict[str, Any]:
     """The resource dict of the code location; with `settings`, endpoints pinned to them."""
-    from dagster import ResourceDefinition
-
     if settings is None:
         warehouse = WarehouseResource()
         subgraph = SubgraphResource(chain_id=chain_id)

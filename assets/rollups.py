@@ -14,10 +14,10 @@ from dagster import (
     asset,
 )
 
-from ve_analytics.assets.writers import query_rows, run_transform
+from ve_analytics.assets import groups
 from ve_analytics.assets.resources import ChainResource, WarehouseResource
+from ve_analytics.assets.writers import query_rows, run_transform
 
-GROUP = "history"
 # target table -> (INSERT ... SELECT file, source table whose fingerprint keys the dedup token)
 TRANSFORMS = {
     "pool_daily": ("rollups/pool_daily.sql", "pool_hourly"),
@@ -31,7 +31,7 @@ def build_rollup_assets(partitions_def: PartitionsDefinition, pool_hourly: Asset
         deps=[pool_hourly],
         partitions_def=partitions_def,
         backfill_policy=BackfillPolicy.single_run(),
-        group_name=GROUP,
+        group_name=groups.HISTORY,
         kinds={"clickhouse", "sql"},
         metadata={"tables": "pool_daily, protocol_daily", "sql": ", ".join(sql for sql, _ in TRANSFORMS.values())},
         description="Per-day pool and protocol totals rolled up from the hourly tables.",

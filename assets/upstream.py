@@ -1,6 +1,7 @@
-"""Shared upstream reads for the assets: snapshot blocks, subgraph entities, parsing.
+"""Shared upstream reads for the assets: the blocks snapshots and history ranges are read at,
+the subgraph's field lists, and `fetch_each` (one read per snapshot, a few at a time).
 
-Nothing here writes; the asset modules turn these reads into warehouse rows.
+Nothing here writes; assets.rows turns these reads into warehouse rows.
 """
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence, TypeVar
 
-from ve_analytics.core.epochs import QUARTER_HOUR
 from ve_analytics.readers.chain import BlockNotFinal, BlockRef, ChainReader
 from ve_analytics.readers.graphql import SubgraphClient, SubgraphError, SubgraphMeta
 
@@ -38,16 +38,28 @@ class SnapshotPoint:
     block: BlockRef  # the last block with timestamp <= T
 
 
-def window_snapshot_times(start_ts: int, end_ts: int) -> list[int]:
-    """Snapshot times (partition ends) of the 15-minute partitions in [start_ts, end_ts)."""
-    return list(range(start_ts + QUARTER_HOUR, end_ts + 1, QUARTER_HOUR))
-
-
 def subgraph_head(subgraph: SubgraphClient) -> SubgraphMeta:
     meta = subgraph.meta()
     if meta.has_indexing_errors:
         raise SubgraphError(subgraph.url, f"subgraph reports indexing errors at block {meta.block_number}")
     return meta
+
+
+@dataclass(frozen=True)
+class HistoryBlock:
+    """The one block a history range [start, end) is read at: the block at `end` when the
+    subgraph has indexed past it, else the subgraph head (the range reaches the present)."""
+
+    number: int
+    ended_by: int  # periods ending by this time had ended at the block: `end`, or the head's time
+    events_before: int  # every event with a timestamp before this is visible at the block
+
+
+def history_block(subgraph: SubgraphClient, chain: ChainReader, end: int) -> HistoryBlock:
+    head = subgraph_head(subgraph)
+    if head.block_timestamp > end:
+        return HistoryBlock(min(chain.block_at(end).number, head.block_number), end, end)
+    return HistoryBlock(head.block_number, head.block_timestamp, head.block_timestamp + 1)
 
 
 def resolve_points(
@@ -123,33 +135,3 @@ def fetch_each(
             if on_done:
                 on_done(i + 1, total)
     return results
-
-
-# -- parsing ---------------------------------------------------------------------------------
-def opt_float(value: Any) -> float | None:
-    """Subgraph BigDecimal (a JSON string) -> float; None stays None (unknown, not zero)."""
-    if value is None or value == "":
-        return None
-    return float(value)
-
-
-def req_float(value: Any, what: str) -> float:
-    out = opt_float(value)
-    if out is None:
-        raise ValueError(f"missing value for {what}")
-    return out
-
-
-def req_int(value: Any, what: str) -> int:
-    if value is None or value == "":
-        raise ValueError(f"missing value for {what}")
-    return int(value)
-
-
-def ref_id(value: Any) -> str | None:
-    """A relation field, either `{id: ...}` or a bare id string, as a lower-case id."""
-    if value is None:
-        return None
-    if isinstance(value, dict):
-        value = value.get("id")
-    return str(value).lower() if value is not None else None

@@ -1,4 +1,4 @@
-"""The one shared worker behind every asset: load SQL files, insert columns, run transforms.
+"""The one shared warehouse worker behind every asset: load SQL files, insert columns, run transforms.
 
 - SQL lives in `warehouse_sql/transforms/` as one statement per file with ClickHouse
   `{name:Type}` parameters; values never enter SQL text. Times are passed as Unix seconds
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from datetime import datetime, timezone
 from typing import Any, Mapping, Sequence
 
 from ve_analytics.warehouse import sqlbook
@@ -31,16 +30,6 @@ READ_SETTINGS: dict[str, Any] = {}
 def load_sql(name: str) -> str:
     """Text of `warehouse_sql/transforms/<name>` (e.g. "rollups/protocol_daily.sql")."""
     return sqlbook.sql(f"transforms/{name}").text
-
-
-def partition_range(context) -> tuple[int, int, str]:
-    """(start, end) Unix seconds of a run's partition (range) window and its label for dedup tokens."""
-    window, keys = context.partition_time_window, context.partition_key_range
-    return int(window.start.timestamp()), int(window.end.timestamp()), f"{keys.start}..{keys.end}"
-
-
-def utc(ts: int | float) -> datetime:
-    return datetime.fromtimestamp(ts, tz=timezone.utc)
 
 
 def payload_hash(columns: Mapping[str, Sequence[Any]]) -> str:

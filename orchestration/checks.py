@@ -27,12 +27,13 @@ from typing import Any, Sequence
 
 from dagster import AssetCheckExecutionContext, AssetCheckResult, AssetChecksDefinition, asset_check
 
+from ve_analytics.assets import registry
+from ve_analytics.assets.resources import ChainResource, WarehouseResource
 from ve_analytics.assets.writers import query_rows
-from ve_analytics.warehouse import sqlbook
 from ve_analytics.core.config import Settings
 from ve_analytics.core.epochs import iso
 from ve_analytics.core.methodology import METHODOLOGY_VERSION
-from ve_analytics.assets.resources import ChainResource, WarehouseResource
+from ve_analytics.warehouse import sqlbook
 
 REL_TOL = 1e-9
 FAR_FUTURE = 32503680000  # year 3000: "no upper bound" for range-parameterized check SQL
@@ -49,38 +50,38 @@ class SqlCheck:
 
 
 CHECKS = (
-    SqlCheck("protocol_snapshot_fresh", "protocol_snapshot", "snapshot_freshness.sql", ("stale",),
+    SqlCheck("protocol_snapshot_fresh", registry.PROTOCOL.name, "snapshot_freshness.sql", ("stale",),
              "The newest successful snapshot is at most STALE_AFTER_MINUTES (45 by default) old.",
-             ("snapshot_publication",)),
-    SqlCheck("published_snapshot_row_counts", "snapshot_publication", "snapshot_row_counts.sql",
+             (registry.PUBLICATION,)),
+    SqlCheck("published_snapshot_row_counts", registry.PUBLICATION, "snapshot_row_counts.sql",
              ("bad_protocol_rows", "bad_pool_rows"),
              "Every published snapshot has one protocol row and pool_count pool rows."),
-    SqlCheck("protocol_tvl_reconciles_with_pools", "protocol_snapshot", "protocol_tvl_reconciliation.sql",
+    SqlCheck("protocol_tvl_reconciles_with_pools", registry.PROTOCOL.name, "protocol_tvl_reconciliation.sql",
              ("mismatched",),
              "Protocol TVL equals the sum of its pools' TVL (and v2 + CL equals the total), 1e-9 relative.",
-             ("pool_snapshots", "snapshot_publication")),
+             (registry.POOLS.name, registry.PUBLICATION)),
     SqlCheck("protocol_daily_reconciles_with_hourly", "daily_rollups", "daily_reconciliation.sql", ("mismatched",),
              "protocol_daily volume/fees equal the sum of protocol_hourly per day (1e-9 relative)."),
     SqlCheck("hourly_buckets_complete", "pool_hourly", "hourly_completeness.sql",
              ("incomplete_days", "future_buckets", "pool_count_mismatches"),
              "24 protocol buckets per complete day, none for an unfinished hour, pool counts consistent."),
-    SqlCheck("governance_snapshots_consistent", "gauge_snapshots", "governance_snapshot_consistency.sql",
+    SqlCheck("governance_snapshots_consistent", registry.GAUGES.name, "governance_snapshot_consistency.sql",
              ("bad_ve", "bad_foundation", "snapshots_without_gauges", "bad_gauge_apr", "bad_kpi"),
              "Per published snapshot: ve split and lock counts add up, the foundation summary equals its vote rows, "
              "gauge total APR = emission + fee + bribe, KPI classifications valid for the methodology.",
-             ("ve_snapshots", "foundation_snapshots", "kpi_snapshots", "snapshot_publication")),
-    SqlCheck("core_token_factsheet_consistent", "core_token_snapshot", "core_token_consistency.sql",
+             (registry.VE.name, registry.FOUNDATION.name, registry.KPIS.name, registry.PUBLICATION)),
+    SqlCheck("core_token_factsheet_consistent", registry.CORE_TOKEN.name, "core_token_consistency.sql",
              ("bad_row_counts", "bad_market_caps"),
              "One core-token row per published snapshot; market cap = price x supply, null when either is unknown.",
-             ("snapshot_publication",)),
+             (registry.PUBLICATION,)),
     SqlCheck("governance_events_in_their_epochs", "governance_events", "governance_event_epochs.sql",
              ("bad_bribes", "bad_votes", "bad_claims"),
              "Bribes and votes in the epoch of their block, claims for an epoch that had ended, nothing in the "
              "future, no negative USD."),
-    SqlCheck("vault_snapshots_consistent", "vault_snapshots", "vault_snapshot_consistency.sql", ("missing", "bad_tvl"),
+    SqlCheck("vault_snapshots_consistent", registry.VAULTS.name, "vault_snapshot_consistency.sql", ("missing", "bad_tvl"),
              "One row per configured vault per published snapshot (from its first row on); TVL = amount0 x p0 / "
              "10^d0 + amount1 x p1 / 10^d1 within 1e-9 relative, null when a price is unknown.",
-             ("snapshot_publication",)),
+             (registry.PUBLICATION,)),
     SqlCheck("vault_hourly_buckets_final", "vault_history", "vault_hourly_final.sql",
              ("future_buckets", "partial_buckets"),
              "vault_hourly has no bucket for an hour that had not ended and none flagged partial."),

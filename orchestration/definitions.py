@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from dagster import Definitions
 
-from ve_analytics.assets.governance import build_governance_event_assets
+from ve_analytics.assets.governance_events import build_governance_event_assets
 from ve_analytics.assets.hourly import build_hourly_assets
+from ve_analytics.assets.partitions import daily_partitions, snapshot_partitions
+from ve_analytics.assets.resources import resources_for
 from ve_analytics.assets.rollups import build_rollup_assets
 from ve_analytics.assets.snapshots import build_snapshot_assets
-from ve_analytics.assets.vaults import build_vault_history_assets
+from ve_analytics.assets.vault_history import build_vault_history_assets
 from ve_analytics.core.config import Settings
 from ve_analytics.orchestration.checks import build_checks
 from ve_analytics.orchestration.jobs import build_jobs
-from ve_analytics.assets.partitions import daily_partitions, snapshot_partitions
-from ve_analytics.assets.resources import resources_for
 from ve_analytics.orchestration.schedules import build_schedules
 from ve_analytics.orchestration.sensors import build_sensors
 

@@ -9,15 +9,14 @@ from typing import Any
 
 from dagster import AssetSelection, define_asset_job, in_process_executor
 
-SNAPSHOT_ASSETS = ("token_snapshots", "pool_snapshots", "protocol_snapshot", "ve_snapshots", "gauge_snapshots",
-                   "foundation_snapshots", "kpi_snapshots",
-                   "core_token_snapshot", "vault_snapshots",
-                   "snapshot_publication")
+from ve_analytics.assets.registry import PUBLICATION, SNAPSHOT_ASSET_NAMES
+
+SNAPSHOT_ASSETS = (*SNAPSHOT_ASSET_NAMES, PUBLICATION)
 HISTORY_ASSETS = ("pool_hourly", "daily_rollups", "governance_events", "vault_history")
 
 
 def build_jobs() -> dict[str, Any]:
-    """Partitions come from the selected assets (daily for both; see orchestration.partitions)."""
+    """Partitions come from the selected assets (daily for both; see assets.partitions)."""
     snapshot_job = define_asset_job(
         "snapshot_job",
         selection=AssetSelection.assets(*SNAPSHOT_ASSETS),

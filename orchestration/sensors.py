@@ -10,11 +10,13 @@ import time
 
 from dagster import DefaultSensorStatus, RunFailureSensorContext, SensorDefinition, run_failure_sensor
 
+from ve_analytics.assets.partitions import day_start_of
 from ve_analytics.assets.publication import published_times, record_failure
-from ve_analytics.assets.upstream import window_snapshot_times
-from ve_analytics.core.epochs import DAY
-from ve_analytics.assets.partitions import SNAPSHOTS_FROM_TAG, SNAPSHOTS_UNTIL_TAG, day_start_of, parse_tag_time
+from ve_analytics.assets.registry import PUBLICATION
 from ve_analytics.assets.resources import ChainResource, WarehouseResource
+from ve_analytics.assets.runs import succeeded_steps
+from ve_analytics.assets.snapshot_plan import due_times
+from ve_analytics.core.epochs import DAY
 
 PARTITION_TAG = "dagster/partition"
 RANGE_START_TAG = "dagster/asset_partition_range_start"
@@ -30,9 +32,7 @@ def snapshot_times_of_run(tags: dict[str, str], created_at: int | None = None) -
         first_day = last_day = day_start_of(tags[PARTITION_TAG])
     else:
         return []
-    lo = parse_tag_time(tags[SNAPSHOTS_FROM_TAG]) if SNAPSHOTS_FROM_TAG in tags else 0
-    hi = parse_tag_time(tags[SNAPSHOTS_UNTIL_TAG]) if SNAPSHOTS_UNTIL_TAG in tags else created_at
-    return [t for t in window_snapshot_times(first_day, last_day + DAY) if lo <= t and (hi is None or t <= hi)]
+    return due_times(first_day, last_day + DAY, tags, created_at)
 
 
 def build_sensors(snapshot_job) -> list[SensorDefinition]:
@@ -52,13 +52,7 @@ def build_sensors(snapshot_job) -> list[SensorDefinition]:
             times = [t for t in times if t not in published]
         if not times:
             return
-        from dagster import DagsterEventType
-
-        succeeded = {
-            e.step_key
-            for e in context.instance.all_logs(context.dagster_run.run_id, of_type=DagsterEventType.STEP_SUCCESS)
-        }
-        if "snapshot_publication" in succeeded:
+        if PUBLICATION in succeeded_steps(context.instance, context.dagster_run.run_id):
             return  # published; a later failure (e.g. a check step) must not unpublish it
         record_failure(
             warehouse,

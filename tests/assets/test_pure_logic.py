@@ -5,11 +5,11 @@ from datetime import datetime, timezone
 
 import pytest
 
-from ve_analytics.assets.flows import HourlySeries, flow_end, protocol_flows
-from ve_analytics.assets.hourly import HourlyRead, hourly_columns
-from ve_analytics.assets.upstream import window_snapshot_times
+from ve_analytics.assets.rows.hourly import HourlyRead, hourly_columns
+from ve_analytics.assets.snapshot_plan import window_snapshot_times
 from ve_analytics.assets.writers import dedup_token, load_sql
 from ve_analytics.core.epochs import DAY, HOUR
+from ve_analytics.core.flows import HourlySeries, flow_end, protocol_flows
 from ve_analytics.readers.chain import parse_signature
 
 T0 = int(datetime(2026, 3, 5, tzinfo=timezone.utc).timestamp())  # a Thursday, 00:00 UTC

@@ -1,4 +1,4 @@
-"""Rolling flow sums over stored hourly buckets, for many snapshot times from one load.
+"""Rolling flow sums over hourly buckets, for many snapshot times from one load.
 
 A window sums the buckets present in [end - duration, end); `hours` says how many there were.
 No bucket present means unknown: the sums are None (never zero). The windows of a snapshot at T
@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import math
 from dataclasses import dataclass
+from typing import Sequence
 
 from ve_analytics.core.epochs import HOUR
 from ve_analytics.core.windows import FLOW_WINDOWS, window_end
@@ -43,6 +44,20 @@ class HourlySeries:
         return WindowSum(math.fsum(self.volume[lo:hi]), math.fsum(self.fees[lo:hi]), hi - lo)
 
 
+class HourlyCloses(HourlySeries):
+    """Hourly buckets that also carry each hour's closing TVL (None where unknown)."""
+
+    def __init__(self, hours: list[int], volume: list[float], fees: list[float], tvl_close: list[float | None]):
+        super().__init__(hours, volume, fees)
+        order = sorted(range(len(hours)), key=hours.__getitem__)
+        self.tvl_close = [None if tvl_close[i] is None else float(tvl_close[i]) for i in order]
+
+    def close_before(self, ts: int) -> float | None:
+        """TVL close of the newest bucket that ended by ts."""
+        i = bisect.bisect_right(self.hours, ts - HOUR)
+        return self.tvl_close[i - 1] if i else None
+
+
 def flow_end(protocol: HourlySeries, snapshot_at: int) -> int | None:
     """Exclusive end of a snapshot's flow windows (None when no bucket had ended by then)."""
     return window_end(snapshot_at, protocol.newest_ended_by(snapshot_at))
@@ -53,6 +68,18 @@ def protocol_flows(protocol: HourlySeries, end: int | None) -> dict[str, WindowS
     if end is None:
         return {label: WindowSum(None, None, 0) for label in FLOW_WINDOWS}
     return {label: protocol.window(end - seconds, end) for label, seconds in FLOW_WINDOWS.items()}
+
+
+def combined(series: Sequence[HourlySeries]) -> HourlySeries:
+    """One series summing several series per hour (hours = distinct hours present)."""
+    volume: dict[int, list[float]] = {}
+    fees: dict[int, list[float]] = {}
+    for s in series:
+        for h, v, f in zip(s.hours, s.volume, s.fees):
+            volume.setdefault(h, []).append(v)
+            fees.setdefault(h, []).append(f)
+    hours = sorted(volume)
+    return HourlySeries(hours, [math.fsum(volume[h]) for h in hours], [math.fsum(fees[h]) for h in hours])
 
 
 def series_by_key(keys: list[str], hours: list[int], volume: list[float], fees: list[float]) -> dict[str, HourlySeries]:

@@ -1,0 +1,84 @@
+"""Write functions of the governance snapshot assets (ve, gauges, foundation, KPIs): read each
+snapshot's block (VotingEscrow totals through Multicall3, the subgraph's veNFTs, gauges, votes
+and bribes), build its rows (assets.rows.ve, assets.rows.gauges), insert them."""
+from __future__ import annotations
+
+from ve_analytics.assets.flow_loads import load_epoch_pool_series, load_flow_series, load_kpi_pool_hours
+from ve_analytics.assets.rows.gauges import GAUGE_COLUMNS, KPI_COLUMNS, EpochState, epoch_state, gauge_rows, kpi_rows
+from ve_analytics.assets.rows.values import columns
+from ve_analytics.assets.rows.ve import (
+    FOUNDATION_COLUMNS,
+    FOUNDATION_VOTE_COLUMNS,
+    VE_COLUMNS,
+    foundation_ids,
+    foundation_rows,
+    ve_row,
+)
+from ve_analytics.assets.snapshot_step import SnapshotStep
+from ve_analytics.assets.upstream import SnapshotPoint
+from ve_analytics.core.epochs import epoch_start
+from ve_analytics.readers.graphql import SubgraphClient
+
+VENFT_FIELDS = "lockedAmount unlockTime isPermanent"
+GAUGE_FIELDS = "pool { id } isAlive emissionsEpoch votes"
+EPOCH_VOTE_FIELDS = "weight pool { id } veNFT { id isFoundation }"
+EPOCH_BRIBE_FIELDS = "amountUSD isFoundation pool { id }"
+FOUNDATION_NFT_FIELDS = "owner lockedAmount votingPower"
+FOUNDATION_VOTE_FIELDS = "weight timestamp veNFT { id } pool { id } gauge { id }"
+
+
+def read_epoch_state(subgraph: SubgraphClient, point: SnapshotPoint, core_token: str) -> EpochState:
+    block, epoch = point.block.number, epoch_start(point.snapshot_at)
+    return epoch_state(
+        subgraph.paginate("gauges", GAUGE_FIELDS, block=block),
+        subgraph.paginate("pools", "totalValueLockedUSD", block=block),
+        subgraph.one("token", core_token.lower(), "priceUSD", block=block),
+        subgraph.paginate("votes", EPOCH_VOTE_FIELDS, where={"epoch": epoch}, block=block),
+        subgraph.paginate("bribes", EPOCH_BRIBE_FIELDS, where={"epoch": epoch}, block=block),
+    )
+
+
+def write_ve(s: SnapshotStep) -> dict[str, int]:
+    def read(point: SnapshotPoint) -> dict:
+        gov = s.chain.reader.governance(point.block.number)
+        return ve_row(s.chain_id, point, gov, s.subgraph.paginate("veNFTs", VENFT_FIELDS, block=point.block.number))
+
+    return {"ve_snap15m": s.insert("ve_snap15m", columns(VE_COLUMNS, s.each(read)))}
+
+
+def write_gauges(s: SnapshotStep) -> dict[str, int]:
+    protocol, _ = load_flow_series(s.client, s.chain_id, s.times)
+    per_pool = load_epoch_pool_series(s.client, s.chain_id, s.times)
+    core = s.chain.contracts()["coreToken"]
+
+    def read(point: SnapshotPoint) -> list[dict]:
+        return gauge_rows(s.chain_id, point.snapshot_at, read_epoch_state(s.subgraph, point, core), protocol, per_pool)
+
+    return {"gauge_snap15m": s.insert("gauge_snap15m", columns(GAUGE_COLUMNS, s.rows_each(read)))}
+
+
+def write_foundation(s: SnapshotStep) -> dict[str, int]:
+    def read(point: SnapshotPoint) -> tuple[dict, list[dict]]:
+        block = point.block.number
+        nfts = s.subgraph.paginate("veNFTs", FOUNDATION_NFT_FIELDS, where={"isFoundation": True}, block=block)
+        ids = foundation_ids(nfts)
+        votes = s.subgraph.paginate("votes", FOUNDATION_VOTE_FIELDS, block=block, where={
+            "epoch": epoch_start(point.snapshot_at), "veNFT_in": [str(i) for i in ids]}) if ids else []
+        return foundation_rows(s.chain_id, point, nfts, votes)
+
+    built = s.each(read)
+    summary = columns(FOUNDATION_COLUMNS, [row for row, _ in built])
+    votes = columns(FOUNDATION_VOTE_COLUMNS, [vote for _, rows in built for vote in rows])
+    return {"foundation_snap15m": s.insert("foundation_snap15m", summary),
+            "foundation_vote_snap15m": s.insert("foundation_vote_snap15m", votes)}
+
+
+def write_kpis(s: SnapshotStep) -> dict[str, int]:
+    protocol, _ = load_flow_series(s.client, s.chain_id, s.times)
+    hours = load_kpi_pool_hours(s.client, s.chain_id, s.times)
+    core = s.chain.contracts()["coreToken"]
+
+    def read(point: SnapshotPoint) -> list[dict]:
+        return kpi_rows(s.chain_id, point.snapshot_at, read_epoch_state(s.subgraph, point, core), protocol, hours)
+
+    return {"kpi_snap15m": s.insert("kpi_snap15m", columns(KPI_COLUMNS, s.rows_each(read)))}

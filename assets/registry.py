@@ -1,0 +1,54 @@
+"""The snapshot assets, listed once: name, tables, description and write function of each.
+
+assets.snapshots builds one Dagster asset per entry and `snapshot_publication` downstream of
+them all; the snapshot job's selection (orchestration.jobs), publication's check that every one
+succeeded in the run, and the asset checks that name snapshot assets all read this list.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ve_analytics.assets.governance_snapshots import write_foundation, write_gauges, write_kpis, write_ve
+from ve_analytics.assets.market_snapshots import write_core_token, write_pools, write_protocol, write_tokens
+from ve_analytics.assets.snapshot_step import SnapshotStep
+from ve_analytics.assets.vault_snapshots import write_vaults
+
+
+@dataclass(frozen=True)
+class SnapshotAsset:
+    name: str
+    tables: tuple[str, ...]
+    description: str
+    write: Callable[[SnapshotStep], dict[str, int]]  # rows written per table
+
+
+TOKENS = SnapshotAsset("token_snapshots", ("token_snap15m",),
+                       "Every token at each snapshot block (token_snap15m).", write_tokens)
+POOLS = SnapshotAsset("pool_snapshots", ("pool_snap15m",),
+                      "Every pool at each snapshot block with its 24h flows from pool_hourly (pool_snap15m).",
+                      write_pools)
+PROTOCOL = SnapshotAsset("protocol_snapshot", ("protocol_snap15m",),
+                         "Protocol TVL, rolling flows and governance state per snapshot (protocol_snap15m).",
+                         write_protocol)
+VE = SnapshotAsset("ve_snapshots", ("ve_snap15m",),
+                   "Vote-escrow totals, lock counts and average remaining lock per snapshot (ve_snap15m).", write_ve)
+GAUGES = SnapshotAsset("gauge_snapshots", ("gauge_snap15m",),
+                       "Every gauge per snapshot: votes, foundation share, emissions and the APR breakdown "
+                       "(gauge_snap15m).", write_gauges)
+FOUNDATION = SnapshotAsset("foundation_snapshots", ("foundation_snap15m", "foundation_vote_snap15m"),
+                           "The foundation's veNFTs, voting power and this epoch's vote allocations per snapshot "
+                           "(foundation_snap15m, foundation_vote_snap15m).", write_foundation)
+KPIS = SnapshotAsset("kpi_snapshots", ("kpi_snap15m",),
+                     "Foundation KPI per gauge it voted for or bribed, with its classification (kpi_snap15m).",
+                     write_kpis)
+CORE_TOKEN = SnapshotAsset("core_token_snapshot", ("core_token_snap15m",),
+                           "Core-token price, ERC20 totalSupply, market cap, liquidity and flows of the pools "
+                           "containing it, all at each snapshot block (core_token_snap15m).", write_core_token)
+VAULTS = SnapshotAsset("vault_snapshots", ("vault_snap15m",),
+                       "Every configured vault at each snapshot block: totals, supply, prices, TVL, share price, "
+                       "calm, pauses and the CL range, read through Multicall3 (vault_snap15m).", write_vaults)
+
+SNAPSHOT_ASSETS: tuple[SnapshotAsset, ...] = (TOKENS, POOLS, PROTOCOL, VE, GAUGES, FOUNDATION, KPIS, CORE_TOKEN, VAULTS)
+SNAPSHOT_ASSET_NAMES = tuple(a.name for a in SNAPSHOT_ASSETS)
+PUBLICATION = "snapshot_publication"  # the last asset of a snapshot run: marks its snapshots successful

@@ -1,0 +1,62 @@
+"""Upstream values as column values: subgraph BigDecimal/BigInt text to numbers, relation ids,
+exact token amounts, sums that stay unknown when a part is, and rows to columns."""
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from typing import Any, Sequence
+
+
+def opt_float(value: Any) -> float | None:
+    """Subgraph BigDecimal (a JSON string) -> float; None stays None (unknown, not zero)."""
+    if value is None or value == "":
+        return None
+    return float(value)
+
+
+def req_float(value: Any, what: str) -> float:
+    out = opt_float(value)
+    if out is None:
+        raise ValueError(f"missing value for {what}")
+    return out
+
+
+def opt_int(value: Any) -> int | None:
+    return None if value is None or value == "" else int(value)
+
+
+def req_int(value: Any, what: str) -> int:
+    if value is None or value == "":
+        raise ValueError(f"missing value for {what}")
+    return int(value)
+
+
+def ref_id(value: Any) -> str | None:
+    """A relation field, either `{id: ...}` or a bare id string, as a lower-case id."""
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        value = value.get("id")
+    return str(value).lower() if value is not None else None
+
+
+def to_raw(text: Any, decimals: int) -> int:
+    """Exact decimal text of a token amount -> raw integer (amount x 10^decimals)."""
+    if text is None or text == "":
+        raise ValueError("missing amount")
+    value = Decimal(str(text)).scaleb(int(decimals))
+    if value != value.to_integral_value():
+        raise ValueError(f"{text} has more than {decimals} decimals")
+    return int(value)
+
+
+def fsum_or_none(values: Sequence[float | None]) -> float | None:
+    """Exact sum, or None when a part is unknown: a total that misses a part is unknown, not smaller."""
+    if any(v is None for v in values):
+        return None
+    return math.fsum(values)  # type: ignore[arg-type]
+
+
+def columns(names: Sequence[str], rows: Sequence[dict[str, Any]]) -> dict[str, list[Any]]:
+    """Rows (dicts) as the columns of one insert, in `names` order."""
+    return {n: [r[n] for r in rows] for n in names}

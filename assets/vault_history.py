@@ -1,0 +1,98 @@
+"""The `vault_history` asset (daily partitions, one run per range, like `governance_events`):
+VaultHourData of every hour that had ended, VaultDayData of every day (the in-progress one
+flagged partial) and every VaultDeposit / VaultWithdrawal / VaultHarvest / VaultRebalance of the
+days, all read at one block (the block at the range end when the subgraph has indexed past it,
+else its head), as rows of assets.rows.vault_history.
+"""
+
+from dagster import (
+    AssetExecutionContext,
+    AssetsDefinition,
+    BackfillPolicy,
+    MaterializeResult,
+    PartitionsDefinition,
+    ResourceParam,
+    asset,
+)
+
+from ve_analytics.assets import groups
+from ve_analytics.assets.resources import ChainResource, Progress, SubgraphResource, WarehouseResource
+from ve_analytics.assets.rows.values import ref_id, req_int
+from ve_analytics.assets.rows.vault_history import VaultHistoryRead, vault_event_columns, vault_period_columns
+from ve_analytics.assets.runs import partition_range
+from ve_analytics.assets.upstream import history_block
+from ve_analytics.assets.writers import insert_columns
+from ve_analytics.core.epochs import DAY, HOUR, to_datetime
+from ve_analytics.readers.chain import ChainReader
+from ve_analytics.readers.graphql import SubgraphClient
+
+FLOW_FIELDS = "vault { id } user shares amount0 amount1 amountUSD timestamp blockNumber transactionHash logIndex"
+HARVEST_FIELDS = "vault { id } token { id decimals } amount amountUSD timestamp blockNumber transactionHash"
+REBALANCE_FIELDS = ("vault { id } oldTickLower oldTickUpper newTickLower newTickUpper tick timestamp blockNumber "
+                    "transactionHash")
+PERIOD_FIELDS = "periodStartUnix vault { id } totalSupply amount0 amount1 tvlUSD sharePriceUSD harvestedUSD apr"
+VAULT_TOKEN_FIELDS = "token0 { id decimals } token1 { id decimals }"
+# (kind, subgraph entity, fields), in the order vault_events rows are built
+EVENT_ENTITIES = (("deposit", "vaultDeposits", FLOW_FIELDS), ("withdrawal", "vaultWithdrawals", FLOW_FIELDS),
+                  ("harvest", "vaultHarvests", HARVEST_FIELDS), ("rebalance", "vaultRebalances", REBALANCE_FIELDS))
+
+
+def read_vault_history(subgraph: SubgraphClient, chain: ChainReader, start: int, end: int) -> VaultHistoryRead:
+    at = history_block(subgraph, chain, end)
+    block, cutoff = at.number, at.ended_by
+    ended_before = start + max(0, (cutoff - start) // HOUR) * HOUR
+    decimals = {}
+    for v in subgraph.paginate("vaults", VAULT_TOKEN_FIELDS, block=block):
+        decimals[ref_id(v) or ""] = (req_int((v.get("token0") or {}).get("decimals"), f"vault {v['id']} token0"),
+                                     req_int((v.get("token1") or {}).get("decimals"), f"vault {v['id']} token1"))
+    hours = days = []
+    events: dict[str, list[dict]] = {kind: [] for kind, _, _ in EVENT_ENTITIES}
+    if ended_before > start:
+        hours = subgraph.paginate("vaultHourDatas", PERIOD_FIELDS, block=block,
+                                  where={"periodStartUnix_gte": start, "periodStartUnix_lt": ended_before})
+    if cutoff > start:
+        days = subgraph.paginate("vaultDayDatas", PERIOD_FIELDS, block=block,
+                                 where={"periodStartUnix_gte": start, "periodStartUnix_lt": end})
+        for kind, entity, fields in EVENT_ENTITIES:
+            events[kind] = subgraph.paginate(entity, fields, block=block,
+                                             where={"timestamp_gte": start, "timestamp_lt": at.events_before})
+    return VaultHistoryRead(block, cutoff, ended_before, decimals, hours, days, events)
+
+
+def build_vault_history_assets(partitions_def: PartitionsDefinition) -> list[AssetsDefinition]:
+    @asset(
+        name="vault_history",
+        partitions_def=partitions_def,
+        backfill_policy=BackfillPolicy.single_run(),
+        group_name=groups.HISTORY,
+        kinds={"clickhouse", "python"},
+        metadata={"tables": "vault_hourly, vault_daily, vault_events"},
+        description="Vault hour rows of every ended hour, day rows (the running day partial) and every deposit, "
+        "withdrawal, harvest and rebalance of the days (vault_hourly, vault_daily, vault_events).",
+    )
+    def vault_history(
+        context: AssetExecutionContext,
+        warehouse: WarehouseResource,
+        subgraph: SubgraphResource,
+        chain: ChainResource,
+        progress: ResourceParam[Progress],
+    ) -> MaterializeResult:
+        start, end, label = partition_range(context)
+        read = read_vault_history(subgraph.client, chain.reader, start, end)
+        cid = chain.chain_id
+        with warehouse.client() as client:
+            written = {
+                table: insert_columns(client, table, columns, asset="vault_history", partition_range=label)
+                for table, columns in (("vault_hourly", vault_period_columns(cid, read, HOUR)),
+                                       ("vault_daily", vault_period_columns(cid, read, DAY)),
+                                       ("vault_events", vault_event_columns(cid, read)))
+            }
+        hours = (read.ended_before - start) // HOUR
+        progress.report("history: vault hours read", hours, (end - start) // HOUR, force=True)
+        return MaterializeResult(metadata={
+            **{f"rows {t}": n for t, n in written.items()},
+            "block": read.block,
+            "ended_before": to_datetime(read.ended_before).isoformat() if read.ended_before > start else "",
+        })
+
+    return [vault_history]
