@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -21,6 +22,19 @@ from ve_analytics.cli.processes import Service, free_port
 REPO = Path(__file__).resolve().parents[2]
 SQL_FOLDERS = ("migrations", "queries/stats", "queries/vaults", "transforms/backfill", "transforms/checks",
                "transforms/rollups", "transforms/snapshots")
+
+
+def test_every_package_folder_is_declared():
+    """pyproject lists the subpackages explicitly (package-dir maps folders to ve_analytics.*):
+    a new folder with an __init__.py must be listed, or the wheel silently lacks it."""
+    declared = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    roots = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+    found = {
+        package + "".join("." + part for part in init.parent.relative_to(REPO / folder).parts)
+        for package, folder in roots.items()
+        for init in (REPO / folder).rglob("__init__.py")
+    }
+    assert found == declared
 
 
 @pytest.fixture(scope="module")
