@@ -9,9 +9,11 @@
   today's UTC midnight. Why daily and not one partition per 15 minutes: Dagster stores one
   materialization event per asset and partition, which made the bookkeeping of a 90-day
   backfill (8,640 partitions x 9 assets) cost more than reading and writing the data; daily
-  partitions keep it at 92 per asset.
+  partitions keep it at 92 per asset. A backfill of the snapshots makes one run per
+  SNAPSHOT_DAYS_PER_RUN days (the snapshot assets' BackfillPolicy.multi_run), which the
+  instance's run queue runs a few at a time.
 - history: one partition per UTC day from HISTORY_START (default: the same start date) that
-  writes that day's 24 hourly buckets and its daily rollups.
+  writes that day's 24 hourly buckets and its daily rollups; a backfill of it is one run.
 Both include the current UTC day (end_offset=1): its runs write what has ended so far.
 
 The key and tag helpers are plain time math in core.partition_keys (the API's cron trigger uses
@@ -38,6 +40,10 @@ from ve_analytics.core.partition_keys import (  # noqa: F401 - re-exported for t
     snapshot_tags,
     snapshot_window_start_ts,
 )
+
+# Days of snapshots per backfill run: the snapshot assets declare BackfillPolicy.multi_run(4)
+# (kept equal to this; tests check it).
+SNAPSHOT_DAYS_PER_RUN = 4
 
 
 def snapshot_window_start(settings: Settings, now: float | None = None) -> datetime:

@@ -167,7 +167,7 @@ def build_snapshot_assets(partitions_def: PartitionsDefinition) -> list[AssetsDe
 
     common = dict(
         partitions_def=partitions_def,
-        backfill_policy=BackfillPolicy.single_run(),
+        backfill_policy=BackfillPolicy.multi_run(4),
         group_name=GROUP,
         kinds={"clickhouse", "python"},
     )
