@@ -17,7 +17,7 @@ from ve_analytics.api import cron
 from ve_analytics.api.envelope import ApiError
 from ve_analytics.api.testing import ApiServer
 from support.chains import with_devnet_book
-from ve_analytics.core.epochs import DAY, QUARTER_HOUR, iso
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, iso
 
 TOKEN = "cron-test-token-0123456789"
 PATH = cron.CRON_PATH
@@ -101,7 +101,8 @@ class CronStack:
 @pytest.fixture(scope="module")
 def cron_stack(fresh_settings, tmp_path_factory):
     from devnet.server import DevnetServer
-    from ve_analytics.orchestration.backfill import backfill
+    from ve_analytics.core.partition_keys import day_key
+    from ve_analytics.orchestration.backfill import run_history
     from ve_analytics.warehouse.migrate import migrate
 
     data_dir = tmp_path_factory.mktemp("cron")
@@ -109,7 +110,8 @@ def cron_stack(fresh_settings, tmp_path_factory):
     now = int(time.time()) - 20 * 60
     if now % QUARTER_HOUR < 5:
         now += 5  # a snapshot time's block is final only once the head has passed it
-    devnet = DevnetServer(seed=7, history_days=1, genesis_ts=now - now % DAY - DAY, now=now, manual_clock=True).start()
+    genesis = now - now % DAY - DAY
+    devnet = DevnetServer(seed=7, history_days=1, genesis_ts=genesis, now=now, manual_clock=True).start()
     settings = with_devnet_book(dataclasses.replace(
         fresh_settings,  # the session warehouse, its users; a database of its own
         clickhouse_database="api_cron",
@@ -120,10 +122,12 @@ def cron_stack(fresh_settings, tmp_path_factory):
     server = None
     try:
         migrate(settings)
-        # hourly history only (snapshots depend on it); no snapshot: the trigger publishes the first
+        # hourly history only (snapshots depend on it), in this process; no snapshot: the trigger
+        # publishes the first
         with pytest.MonkeyPatch.context() as env:  # resources read the password from the environment
             env.setenv("CLICKHOUSE_PASSWORD", settings.clickhouse_password)
-            backfill(settings, snapshots_until_offset=3 * DAY, progress=None)
+            for day in range(genesis, now - now % HOUR, DAY):
+                run_history(settings, day_key(day))
         server = ApiServer(settings, log_path=data_dir / "api.log").start()
         yield CronStack(server.url, settings, now - now % QUARTER_HOUR)
     finally:
@@ -152,7 +156,7 @@ def test_invalid_partition_is_refused(cron_stack, http):
 def test_launches_a_dagster_run_that_publishes_the_snapshot(cron_stack, http):
     from dagster import DagsterRunStatus
 
-    from ve_analytics.orchestration.backfill import dagster_instance
+    from ve_analytics.orchestration.instance import dagster_instance
     from ve_analytics.warehouse.client import get_client
 
     started = time.monotonic()
