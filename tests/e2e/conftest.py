@@ -9,9 +9,11 @@ everyone else.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,6 +110,12 @@ def stack(tmp_path_factory) -> Stack:
     from ve_analytics.core.config import Settings
 
     services: list[Service | DagsterServices] = []
+    # The Dagster webserver and daemon start while the warehouse and the devnet do (the code
+    # location reads the chain book only when a run starts). Schedules off: the stack must stay
+    # stale until the tests refresh it.
+    dagster = DagsterServices(Settings.from_env(), data_dir / "logs", port=free_port(), schedules=False)
+    services.append(dagster)
+    starting = ThreadPoolExecutor(1).submit(dagster.start)
     try:
         warehouse = Service("warehouse", cli("warehouse"), f"http://127.0.0.1:{env['WAREHOUSE_PORT']}/ping", env,
                             data_dir / "warehouse.log").start()
@@ -122,10 +130,7 @@ def stack(tmp_path_factory) -> Stack:
         from ve_analytics.warehouse.migrate import migrate
 
         migrate(settings)
-        # schedules off: the stack must stay stale until the tests refresh it
-        dagster = DagsterServices(settings, data_dir / "logs", port=free_port(), schedules=False)
-        services.append(dagster)
-        settings = dagster.start().settings
+        settings = dataclasses.replace(settings, dagster_port=starting.result().settings.dagster_port)
         summary = backfill(settings, snapshots_until_offset=STALE_BY_SECONDS, snapshot_hours=6, timeout=900)
         dagster.stop()  # the tests run single snapshots in this process
         assert summary["published"], "the backfill published no snapshot"
@@ -133,6 +138,7 @@ def stack(tmp_path_factory) -> Stack:
         services.append(api)
         yield Stack(settings, data_dir, env, warehouse, devnet, api, list(summary["published"]))
     finally:
+        starting.exception()  # started or failed: stop what runs
         for svc in reversed(services):
             svc.stop()
 
