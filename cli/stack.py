@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import sys
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -114,11 +115,15 @@ class DagsterServices:
         self.stop()
 
 
+SETTLE_SECONDS = 60.0  # the daemon marks a backfill finished on its next pass (every 30 s)
+
+
 @contextmanager
 def dagster_for(settings: Settings, log_dir: Path) -> Iterator[Settings]:
     """The settings of a Dagster webserver that serves the instance: the configured one when it
-    answers, otherwise a webserver and daemon started here for the duration."""
-    from ve_analytics.orchestration.webserver import Webserver
+    answers, otherwise a webserver and daemon started here for the duration. Those are stopped
+    once the daemon has marked the backfills finished (so the UI does not show them in progress)."""
+    from ve_analytics.orchestration.webserver import Webserver, WebserverError
 
     with Webserver(settings.dagster_url) as web:
         if web.answers():
@@ -128,7 +133,19 @@ def dagster_for(settings: Settings, log_dir: Path) -> Iterator[Settings]:
     log.info("no Dagster webserver at %s: starting a webserver and a daemon on %s for this command",
              settings.dagster_url, settings.dagster_home)
     with DagsterServices(settings, log_dir) as services:
-        yield services.settings
+        try:
+            yield services.settings
+        finally:
+            with Webserver(services.settings.dagster_url) as web:
+                deadline, said = time.monotonic() + SETTLE_SECONDS, False
+                try:
+                    while (pending := web.unsettled_backfills()) and time.monotonic() < deadline:
+                        if not said:
+                            log.info("waiting for the daemon to mark backfill(s) %s finished", ", ".join(pending))
+                            said = True
+                        time.sleep(2)
+                except WebserverError as exc:
+                    log.warning("backfill statuses unknown: %s", exc)
 
 
 class Stack:

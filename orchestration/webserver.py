@@ -71,6 +71,15 @@ query Backfill($id: String!) {
   }
 }"""
 
+BACKFILLS = """
+query Backfills($status: BulkActionStatus) {
+  partitionBackfillsOrError(status: $status, limit: 100) {
+    __typename
+    ... on PartitionBackfills { results { id } }
+    ... on Error { message }
+  }
+}"""
+
 CANCEL_BACKFILL = """
 mutation Cancel($id: String!) {
   cancelPartitionBackfill(backfillId: $id) { __typename ... on Error { message } }
@@ -228,6 +237,16 @@ class Webserver:
             raise WebserverError(f"backfill {backfill_id}: {_message(result)}")
         result["partitionStatusCounts"] = {c["runStatus"]: c["count"] for c in result["partitionStatusCounts"]}
         return result
+
+    def unsettled_backfills(self) -> list[str]:
+        """Ids of the backfills the daemon has not marked finished yet (requested, canceling, failing)."""
+        ids = []
+        for status in ("REQUESTED", "CANCELING", "FAILING"):
+            result = self.query(BACKFILLS, status=status)["partitionBackfillsOrError"]
+            if result["__typename"] != "PartitionBackfills":
+                raise WebserverError(f"backfills could not be listed: {_message(result)}")
+            ids.extend(b["id"] for b in result["results"])
+        return ids
 
     def cancel_backfill(self, backfill_id: str) -> None:
         result = self.query(CANCEL_BACKFILL, id=backfill_id)["cancelPartitionBackfill"]
