@@ -220,6 +220,7 @@ def main(argv: list[str] | None = None) -> int:
         "DEVNET_HISTORY_DAYS": str(args.days),
         "SNAPSHOT_PARTITION_DAYS": str(args.days + 2),
         "DAGSTER_HOME": str(work / "dagster"),
+        "DEVNET_DATA_DIR": str(work),
         "LOG_LEVEL": "WARNING",
     }
     os.environ.update(env)
@@ -233,11 +234,14 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         start("warehouse", cli("warehouse"), f"http://127.0.0.1:{ports['warehouse']}/ping")
-        start("devnet", cli("devnet"), f"http://127.0.0.1:{ports['devnet']}/health")
-        from ve_analytics.cli.stack import DagsterServices
+        # the devnet is a distribution of its own; its chain book is the product's configuration
+        start("devnet", [sys.executable, "-m", "devnet"], f"http://127.0.0.1:{ports['devnet']}/health")
+        from ve_analytics.cli.stack import DagsterServices, write_devnet_book
         from ve_analytics.orchestration.backfill import backfill
         from ve_analytics.warehouse.migrate import migrate
 
+        write_devnet_book(f"http://127.0.0.1:{ports['devnet']}", settings.chain_book)
+        settings = Settings.from_env()
         migrate(settings)
         print("starting dagster-webserver and dagster-daemon ...", flush=True)
         with DagsterServices(settings, work / "logs", port=free_port(), schedules=False) as dagster:
