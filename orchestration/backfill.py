@@ -199,7 +199,7 @@ def backfill(
     snapshot_hours: int | None = None,
     force: bool = False,
     chain_id: int = STATS_CHAIN_ID,
-    poll_seconds: float = 1.0,
+    poll_seconds: float = 2.0,
     timeout: float | None = None,
 ) -> dict:
     """Backfill the upstream history through the instance's daemon; returns a summary dict:
