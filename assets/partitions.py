@@ -9,31 +9,46 @@
   today's UTC midnight. Why daily and not one partition per 15 minutes: Dagster stores one
   materialization event per asset and partition, which made the bookkeeping of a 90-day
   backfill (8,640 partitions x 9 assets) cost more than reading and writing the data; daily
-  partitions keep it at 92 per asset.
+  partitions keep it at 92 per asset. A backfill of the snapshots makes one run per
+  SNAPSHOT_DAYS_PER_RUN days (the snapshot assets' BackfillPolicy.multi_run), which the
+  instance's run queue runs a few at a time.
 - history: one partition per UTC day from HISTORY_START (default: the same start date) that
-  writes that day's 24 hourly buckets and its daily rollups.
+  writes that day's 24 hourly buckets and its daily rollups; a backfill of it is one run.
 Both include the current UTC day (end_offset=1): its runs write what has ended so far.
+
+The key and tag helpers are plain time math in core.partition_keys (the API's cron trigger uses
+them without Dagster); they are re-exported here for the assets.
 """
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 from dagster import DailyPartitionsDefinition
 
 from ve_analytics.core.config import Settings
-from ve_analytics.core.epochs import DAY, QUARTER_HOUR, floor_to, iso
+from ve_analytics.core.partition_keys import (  # noqa: F401 - re-exported for the assets
+    DAILY_FMT,
+    FORCE_TAG,
+    SNAPSHOTS_FROM_TAG,
+    SNAPSHOTS_UNTIL_TAG,
+    day_key,
+    day_start_of,
+    latest_day_key,
+    latest_snapshot_at,
+    parse_tag_time,
+    snapshot_day_key,
+    snapshot_tags,
+    snapshot_window_start_ts,
+)
 
-DAILY_FMT = "%Y-%m-%d"
-SNAPSHOTS_FROM_TAG = "ve/snapshots_from"  # ISO 8601 UTC, inclusive
-SNAPSHOTS_UNTIL_TAG = "ve/snapshots_until"  # ISO 8601 UTC, inclusive
-FORCE_TAG = "ve/force"  # "true": re-materialize snapshots that are already published
+# Days of snapshots per backfill run (the snapshot assets' BackfillPolicy.multi_run): as many
+# snapshots per run as a few processes can work through in parallel without Dagster's
+# per-partition bookkeeping dominating.
+SNAPSHOT_DAYS_PER_RUN = 4
 
 
 def snapshot_window_start(settings: Settings, now: float | None = None) -> datetime:
-    now_ts = int(now if now is not None else datetime.now(timezone.utc).timestamp())
-    return datetime.fromtimestamp(floor_to(now_ts, DAY), tz=timezone.utc) - timedelta(
-        days=settings.snapshot_partition_days
-    )
+    return datetime.fromtimestamp(snapshot_window_start_ts(settings.snapshot_partition_days, now), tz=timezone.utc)
 
 
 def history_start(settings: Settings, now: float | None = None) -> datetime:
@@ -53,47 +68,3 @@ def daily_partitions(settings: Settings, now: float | None = None) -> DailyParti
     return DailyPartitionsDefinition(
         start_date=history_start(settings, now), timezone="UTC", fmt=DAILY_FMT, end_offset=1
     )
-
-
-# -- keys <-> times --------------------------------------------------------------------------
-def _parse(key: str, fmt: str) -> int:
-    return int(datetime.strptime(key, fmt).replace(tzinfo=timezone.utc).timestamp())
-
-
-def snapshot_day_key(snapshot_at: int) -> str:
-    """Key of the daily partition holding the snapshot taken at `snapshot_at` (a 15-minute boundary)."""
-    if snapshot_at % QUARTER_HOUR:
-        raise ValueError(f"{snapshot_at} is not a 15-minute boundary")
-    return day_key(snapshot_at - QUARTER_HOUR)
-
-
-def snapshot_tags(first: int, last: int, *, force: bool = False) -> dict[str, str]:
-    """Run tags bounding a snapshot run to the snapshot times [first, last]."""
-    tags = {SNAPSHOTS_FROM_TAG: iso(first), SNAPSHOTS_UNTIL_TAG: iso(last)}
-    if force:
-        tags[FORCE_TAG] = "true"
-    return tags
-
-
-def parse_tag_time(value: str) -> int:
-    return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp())
-
-
-def day_key(ts: int) -> str:
-    return datetime.fromtimestamp(floor_to(ts, DAY), tz=timezone.utc).strftime(DAILY_FMT)
-
-
-def day_start_of(key: str) -> int:
-    return _parse(key, DAILY_FMT)
-
-
-def latest_snapshot_at(now: float | None = None) -> int:
-    """The newest 15-minute boundary at or before `now`: the snapshot that has just been due."""
-    now_ts = int(now if now is not None else datetime.now(timezone.utc).timestamp())
-    return floor_to(now_ts, QUARTER_HOUR)
-
-
-def latest_day_key(now: float | None = None) -> str:
-    """The daily partition containing the newest hour that has ended by `now`."""
-    now_ts = int(now if now is not None else datetime.now(timezone.utc).timestamp())
-    return day_key(floor_to(now_ts, 3600) - 3600)

@@ -13,7 +13,7 @@ import os
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from dagster import ConfigurableResource, InitResourceContext, ResourceDefinition
 from pydantic import PrivateAttr
@@ -132,30 +132,18 @@ class ChainResource(ConfigurableResource):
 
 
 class Progress:
-    """Progress of long asset runs: a readable line every `every` items and at the end.
+    """Progress of long asset runs, in the run's log: a readable line every `every` items and at
+    the end (each launched run is a process of its own, so the clock starts with the run)."""
 
-    The default logs; `orchestration.backfill` passes one that prints totals across runs.
-    """
-
-    def __init__(self, callback: Callable[[str], None] | None = None, *, offset: int = 0,
-                 total: int | None = None, every: int = 96, started: float | None = None):
-        self.callback = callback
-        self.offset = offset
-        self.total = total
+    def __init__(self, *, every: int = 96):
         self.every = max(1, every)
-        self.started = started if started is not None else time.monotonic()
+        self.started = time.monotonic()
 
     def report(self, stage: str, done: int, total: int, *, force: bool = False) -> None:
         if not force and done % self.every and done != total:
             return
-        overall_done = self.offset + done
-        overall_total = self.total if self.total is not None else total
-        pct = 100.0 * overall_done / overall_total if overall_total else 100.0
-        line = f"{stage} {overall_done:,}/{overall_total:,} ({pct:.0f}%) {time.monotonic() - self.started:.0f} s elapsed"
-        if self.callback is not None:
-            self.callback(line)
-        else:
-            log.info(line)
+        pct = 100.0 * done / total if total else 100.0
+        log.info("%s %s/%s (%.0f%%) %.0f s elapsed", stage, f"{done:,}", f"{total:,}", pct, time.monotonic() - self.started)
 
 
 def resources_for(settings: Settings | None = None, *, chain_id: int = STATS_CHAIN_ID) -> dict[str, Any]:

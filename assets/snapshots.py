@@ -1,7 +1,7 @@
 """The 15-minute snapshot assets (one per entry of assets.registry) and `snapshot_publication`.
 
-Every asset handles a whole partition range in one run (BackfillPolicy.single_run) and plans the
-run's snapshot times itself (assets.snapshot_plan), from the run's window, tags and creation time
+Every asset handles a whole partition range in one run (a backfill makes runs of
+SNAPSHOT_DAYS_PER_RUN days: BackfillPolicy.multi_run) and plans the run's snapshot times itself (assets.snapshot_plan), from the run's window, tags and creation time
 and the times already published. Each time is read at the last block at or before it, and each
 table gets one insert per run. `snapshot_publication` marks the planned snapshots successful only
 after every snapshot asset succeeded in the same run.
@@ -21,7 +21,7 @@ from dagster import (
 )
 
 from ve_analytics.assets import groups
-from ve_analytics.assets.partitions import SNAPSHOTS_UNTIL_TAG
+from ve_analytics.assets.partitions import SNAPSHOT_DAYS_PER_RUN, SNAPSHOTS_UNTIL_TAG
 from ve_analytics.assets.publication import failures_recorded, publish, published_times
 from ve_analytics.assets.registry import PUBLICATION, SNAPSHOT_ASSET_NAMES, SNAPSHOT_ASSETS, SnapshotAsset
 from ve_analytics.assets.resources import ChainResource, Progress, SubgraphResource, WarehouseResource
@@ -81,7 +81,7 @@ def snapshot_asset(spec: SnapshotAsset, common: dict) -> AssetsDefinition:
 def build_snapshot_assets(partitions_def: PartitionsDefinition) -> list[AssetsDefinition]:
     common = dict(
         partitions_def=partitions_def,
-        backfill_policy=BackfillPolicy.single_run(),
+        backfill_policy=BackfillPolicy.multi_run(SNAPSHOT_DAYS_PER_RUN),
         group_name=groups.SNAPSHOTS,
         kinds={"clickhouse", "python"},
     )

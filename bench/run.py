@@ -12,8 +12,9 @@ size of the dataset behind it:
 
 The stack (embedded warehouse, devnet with 90 days of history by default, API with and without
 its response cache, a hello-world app) starts on free ports in a temporary folder and stops at
-the end. The backfill materializes every 15-minute snapshot through Dagster, which
-takes long for 90 days; `--days 7 -n 50` is a quick end-to-end check.
+the end. The backfill materializes every 15-minute snapshot as Dagster backfills (a webserver and
+daemon on a temporary instance), which takes long for 90 days; `--days 7 -n 50` is a quick
+end-to-end check.
 """
 from __future__ import annotations
 
@@ -145,7 +146,7 @@ def check_sql_map(client, settings: Settings, url: str, label: str, expected: tu
 
 class Heartbeat:
     """Prints, every `every` seconds while the backfill runs, the rows its snapshot assets have
-    written so far: the backfill itself reports a multi-process snapshot run only when it ends."""
+    written so far: the backfill itself reports a snapshot run only when it ends."""
 
     def __init__(self, settings: Settings, every: float = 60.0):
         self.settings, self.every = settings, every
@@ -219,6 +220,7 @@ def main(argv: list[str] | None = None) -> int:
         "DEVNET_HISTORY_DAYS": str(args.days),
         "SNAPSHOT_PARTITION_DAYS": str(args.days + 2),
         "DAGSTER_HOME": str(work / "dagster"),
+        "DEVNET_DATA_DIR": str(work),
         "LOG_LEVEL": "WARNING",
     }
     os.environ.update(env)
@@ -232,15 +234,21 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         start("warehouse", cli("warehouse"), f"http://127.0.0.1:{ports['warehouse']}/ping")
-        start("devnet", cli("devnet"), f"http://127.0.0.1:{ports['devnet']}/health")
+        # the devnet is a distribution of its own; its chain book is the product's configuration
+        start("devnet", [sys.executable, "-m", "devnet"], f"http://127.0.0.1:{ports['devnet']}/health")
+        from ve_analytics.cli.stack import DagsterServices, write_devnet_book
         from ve_analytics.orchestration.backfill import backfill
         from ve_analytics.warehouse.migrate import migrate
 
+        write_devnet_book(f"http://127.0.0.1:{ports['devnet']}", settings.chain_book)
+        settings = Settings.from_env()
         migrate(settings)
-        t0 = time.perf_counter()
-        with Heartbeat(settings):
-            backfill(settings)
-        backfill_s = time.perf_counter() - t0
+        print("starting dagster-webserver and dagster-daemon ...", flush=True)
+        with DagsterServices(settings, work / "logs", port=free_port(), schedules=False) as dagster:
+            t0 = time.perf_counter()
+            with Heartbeat(settings):
+                backfill(dagster.settings)
+            backfill_s = time.perf_counter() - t0
         start("api", cli("api", "--port", str(ports["api"])), f"http://127.0.0.1:{ports['api']}/api/stats/openapi.json")
         start(
             "api_nocache",

@@ -2,7 +2,7 @@
 
     ve-analytics warehouse   embedded ClickHouse-HTTP server backed by chDB
     ve-analytics migrate     apply warehouse_sql/migrations to the configured ClickHouse
-    ve-analytics backfill    materialize the whole upstream history through Dagster
+    ve-analytics backfill    materialize the whole upstream history as Dagster backfills
     ve-analytics api         the Sanic API (/api/stats and /api/v1)
     ve-analytics vault-api   the vault data API (/api/v1) alone, on VAULT_API_PORT
     ve-analytics up          all of the above plus the devnet (ve-devnet), Dagster webserver and daemon
@@ -40,9 +40,18 @@ def _migrate(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _backfill(settings: Settings, args: argparse.Namespace) -> int:
-    from ve_analytics.orchestration.backfill import backfill
+    """Backfills submitted to the instance's webserver (DAGSTER_URL, or DAGSTER_HOST:DAGSTER_PORT);
+    when none answers, a webserver and daemon run on DAGSTER_HOME for the duration."""
+    from ve_analytics.cli.stack import dagster_for
+    from ve_analytics.orchestration.backfill import BackfillFailed, backfill
+    from ve_analytics.orchestration.webserver import WebserverError
 
-    backfill(settings, days=args.days)
+    try:
+        with dagster_for(settings, settings.data_dir / "logs") as dagster_settings:
+            backfill(dagster_settings, days=args.days)
+    except (BackfillFailed, WebserverError) as exc:
+        log.error("backfill failed: %s", exc)
+        return 1
     return 0
 
 
@@ -74,8 +83,9 @@ def _up(settings: Settings, args: argparse.Namespace) -> int:
 
     try:
         stack.start(backfill_days=args.days)
-        # Installed after the backfill: in-process Dagster runs swap interrupt handlers, and a
-        # shell's background job starts with SIGINT ignored; both must still stop the stack.
+        # Installed once started (Ctrl-C during the start raises KeyboardInterrupt, which cancels a
+        # running backfill and stops what started); a shell's background job starts with SIGINT
+        # ignored, and must still stop the stack.
         signal.signal(signal.SIGINT, _stop)
         signal.signal(signal.SIGTERM, _stop)
         print(stack.banner(), flush=True)

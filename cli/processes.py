@@ -63,12 +63,18 @@ class Service:
                 raise
         return self
 
-    def stop(self, timeout: float = 15.0) -> None:
+    def terminate(self) -> None:
+        """Ask the process (and its process group: what it started) to stop, without waiting."""
         if self.proc is None or self.proc.poll() is not None:
             return
         try:
             os.killpg(self.proc.pid, signal.SIGTERM)
         except ProcessLookupError:
+            pass
+
+    def stop(self, timeout: float = 15.0) -> None:
+        self.terminate()
+        if self.proc is None or self.proc.poll() is not None:
             return
         try:
             self.proc.wait(timeout)

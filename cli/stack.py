@@ -4,8 +4,13 @@ Starts what the configuration does not already point elsewhere: the embedded war
 CLICKHOUSE_URL is set, and the devnet (its own distribution, `ve-devnet`, run as a process) unless
 CHAIN_BOOK names a chain book; the devnet's book (`GET /book`) is then written where Settings reads
 it, so the product gets the devnet's addresses as configuration, like any deployment. Then
-migrates, backfills the history through Dagster, and starts the Dagster webserver and daemon, the
-API and the vault API on its own port.
+migrates, starts the Dagster webserver and daemon on the instance, backfills the history through
+them (Dagster backfills, shown in the UI while they run), and starts the API and the vault API on
+its own port.
+
+`DagsterServices` starts a webserver and a daemon for any Settings (the stack, `ve-analytics
+backfill` when no webserver answers, the test suite): the code location gets the settings through
+environment variables (Settings.to_env), secrets from the caller's own environment.
 """
 from __future__ import annotations
 
@@ -14,7 +19,10 @@ import json
 import logging
 import os
 import sys
+import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import httpx
 
@@ -24,6 +32,7 @@ from ve_analytics.core.chains import load_book
 
 log = logging.getLogger("stack")
 CODE_LOCATION = ["-m", "ve_analytics.orchestration.definitions", "-a", "defs"]
+JOBS = ["history_job", "snapshot_job"]
 
 
 def devnet_url() -> str:
@@ -38,6 +47,105 @@ def write_devnet_book(url: str, path: Path) -> Path:
     tmp.write_text(json.dumps(book, indent=2))
     tmp.replace(path)
     return path
+
+
+class DagsterServices:
+    """dagster-webserver and dagster-daemon on the instance at settings.dagster_home, serving the
+    code location with `settings` (through the environment: Settings.to_env, plus `env`).
+
+    `settings` (after start) names the webserver (dagster_url). With `schedules=False` the code
+    location's schedules are stopped before the daemon starts (a test upstream that runs behind
+    the wall clock must not get the schedules' runs)."""
+
+    def __init__(self, settings: Settings, log_dir: Path, *, port: int | None = None,
+                 env: dict[str, str] | None = None, schedules: bool = True):
+        self.settings = dataclasses.replace(settings, dagster_port=port or settings.dagster_port,
+                                            dagster_webserver_url="")
+        self.log_dir = Path(log_dir)
+        if self.log_dir.resolve() == (self.settings.dagster_home / "logs").resolve():
+            raise ValueError(f"{self.log_dir}: Dagster removes <DAGSTER_HOME>/logs (its telemetry folder); log elsewhere")
+        self.env = env or {}
+        self.schedules = schedules
+        self.services: list[Service] = []
+
+    def _start(self, name: str, argv: list[str], ready_url: str | None, env: dict[str, str], timeout: float) -> None:
+        svc = Service(name, argv, ready_url, env=env, log_path=self.log_dir / f"{name}.log")
+        log.info("starting %s (log: %s)", name, svc.log_path)
+        self.services.append(svc)
+        svc.start(timeout=timeout)
+
+    def start(self, timeout: float = 300) -> "DagsterServices":
+        """The webserver (waited for), then the daemon (not waited for: a backfill submitted while
+        it loads is picked up by its first pass; `orchestration.backfill` checks it is there)."""
+        from ve_analytics.orchestration.instance import RUN_CREATION_ENV, ensure_instance_dir
+        from ve_analytics.orchestration.webserver import Webserver
+
+        s = self.settings
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        ensure_instance_dir(s)
+        env = {**s.to_env(), **RUN_CREATION_ENV, **self.env}
+        bin_dir = Path(sys.executable).parent
+        try:
+            self._start("dagster-webserver",
+                        [str(bin_dir / "dagster-webserver"), *CODE_LOCATION, "-h", s.dagster_host, "-p", str(s.dagster_port)],
+                        f"{s.dagster_url}/server_info", env, timeout)
+            if not self.schedules:
+                with Webserver(s.dagster_url) as web:
+                    web.wait_ready(JOBS, timeout=timeout, daemons=False)
+                    stopped = web.stop_schedules(JOBS[0])
+                log.info("schedules stopped: %s", ", ".join(stopped) or "none")
+            self._start("dagster-daemon", [str(bin_dir / "dagster-daemon"), "run", *CODE_LOCATION], None, env, timeout)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        """Both at once (each shuts down its code server and runs), then wait for them."""
+        for svc in self.services:
+            svc.terminate()
+        for svc in reversed(self.services):
+            svc.stop()
+        self.services.clear()
+
+    def __enter__(self) -> "DagsterServices":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+SETTLE_SECONDS = 60.0  # the daemon marks a backfill finished on its next pass (every 30 s)
+
+
+@contextmanager
+def dagster_for(settings: Settings, log_dir: Path) -> Iterator[Settings]:
+    """The settings of a Dagster webserver that serves the instance: the configured one when it
+    answers, otherwise a webserver and daemon started here for the duration. Those are stopped
+    once the daemon has marked the backfills finished (so the UI does not show them in progress)."""
+    from ve_analytics.orchestration.webserver import Webserver, WebserverError
+
+    with Webserver(settings.dagster_url) as web:
+        if web.answers():
+            log.info("using the Dagster webserver at %s", settings.dagster_url)
+            yield settings
+            return
+    log.info("no Dagster webserver at %s: starting a webserver and a daemon on %s for this command",
+             settings.dagster_url, settings.dagster_home)
+    with DagsterServices(settings, log_dir) as services:
+        try:
+            yield services.settings
+        finally:
+            with Webserver(services.settings.dagster_url) as web:
+                deadline, said = time.monotonic() + SETTLE_SECONDS, False
+                try:
+                    while (pending := web.unsettled_backfills()) and time.monotonic() < deadline:
+                        if not said:
+                            log.info("waiting for the daemon to mark backfill(s) %s finished", ", ".join(pending))
+                            said = True
+                        time.sleep(2)
+                except WebserverError as exc:
+                    log.warning("backfill statuses unknown: %s", exc)
 
 
 class Stack:
@@ -66,26 +174,21 @@ class Stack:
             self.settings = s = dataclasses.replace(s, chains=load_book(s.chain_book, os.environ))
             log.info("chain book of the devnet written to %s (chains %s)", s.chain_book, ", ".join(map(str, s.chains)))
 
-        from ve_analytics.orchestration.backfill import backfill, ensure_instance_dir
+        from ve_analytics.orchestration.backfill import backfill
         from ve_analytics.warehouse.migrate import migrate
 
         migrate(s)
-        ensure_instance_dir(s)
-        os.environ["DAGSTER_HOME"] = str(s.dagster_home)
+        dagster = DagsterServices(s, self.log_dir)
+        try:
+            dagster.start()
+        finally:
+            self.services.extend(dagster.services)
+        s = dagster.settings
         backfill(s, days=backfill_days)
         # A long first backfill lets boundaries pass meanwhile, and the schedule only takes the newest
         # one: a second pass fills them (it skips everything already published, so it is quick).
         backfill(s, days=backfill_days)
 
-        bin_dir = Path(sys.executable).parent
-        dagster_env = {"DAGSTER_HOME": str(s.dagster_home)}
-        self._service(
-            "dagster-webserver",
-            [str(bin_dir / "dagster-webserver"), *CODE_LOCATION, "-h", "127.0.0.1", "-p", str(s.dagster_port)],
-            f"http://127.0.0.1:{s.dagster_port}/server_info",
-            env=dagster_env,
-        )
-        self._service("dagster-daemon", [str(bin_dir / "dagster-daemon"), "run", *CODE_LOCATION], None, env=dagster_env)
         self._service("api", cli("api"), f"http://{s.api_host}:{s.api_port}/api/stats/openapi.json")
         # the vault data API also runs on its own port, as it would on its own host in production
         self._service("vault-api", cli("vault-api"), f"http://{s.vault_api_host}:{s.vault_api_port}/api/v1/openapi.json")
@@ -99,7 +202,7 @@ class Stack:
                 f"  API         http://{s.api_host}:{s.api_port}/api/stats/protocol",
                 f"  OpenAPI     http://{s.api_host}:{s.api_port}/api/stats/openapi.json",
                 f"  Vault API   http://{s.vault_api_host}:{s.vault_api_port}/api/v1/vaults  (also under the API's port)",
-                f"  Dagster UI  http://127.0.0.1:{s.dagster_port}",
+                f"  Dagster UI  {s.dagster_url}  (backfills: {s.dagster_url}/overview/backfills)",
                 f"  Warehouse   {s.clickhouse_url}  (database {s.clickhouse_database}; analyst user '{s.analyst_user}')",
                 f"  Chains      {', '.join(f'{c.chain_id} ({c.subgraph_url})' for c in s.chains.values())}; book {s.chain_book}",
                 f"  Logs        {self.log_dir}",

@@ -2,7 +2,8 @@
 
 Every default points at the embedded local stack (chDB warehouse, devnet upstream); production
 is a matter of setting variables, never of editing code. `Settings.from_env()` is the only
-place that reads os.environ.
+place that reads os.environ; `Settings.to_env()` is its inverse for the processes the
+project starts with these settings (the Dagster webserver and daemon), secrets excepted.
 """
 from __future__ import annotations
 
@@ -52,6 +53,15 @@ class Settings:
     vault_api_port: int = 8100
     vault_api_rate_per_second: float = 20.0
     vault_api_rate_burst: int = 60
+    # Dagster webserver: where the backfill and the cron trigger reach the instance (GraphQL);
+    # DAGSTER_URL names a webserver elsewhere, otherwise http://<dagster_host>:<dagster_port>
+    dagster_host: str = "127.0.0.1"
+    dagster_webserver_url: str = ""
+    backfill_runs: int = 2  # runs of a backfill executing at once (the instance's run queue limit)
+
+    @property
+    def dagster_url(self) -> str:
+        return (self.dagster_webserver_url or f"http://{self.dagster_host}:{self.dagster_port}").rstrip("/")
 
     def chain(self, chain_id: int = STATS_CHAIN_ID) -> ChainConfig:
         try:
@@ -104,4 +114,48 @@ class Settings:
             vault_api_port=int(_env("VAULT_API_PORT", "8100")),
             vault_api_rate_per_second=float(_env("VAULT_API_RATE_PER_SECOND", "20")),
             vault_api_rate_burst=int(_env("VAULT_API_RATE_BURST", "60")),
+            dagster_host=_env("DAGSTER_HOST", "127.0.0.1"),
+            dagster_webserver_url=_env("DAGSTER_URL", ""),
+            backfill_runs=int(_env("BACKFILL_RUNS", str(min(4, os.cpu_count() or 1)))),
         )
+
+    def to_env(self) -> dict[str, str]:
+        """Environment variables under which `Settings.from_env()` gives these settings back, for a
+        process started with them (the Dagster webserver and daemon, whose runs resolve their
+        resources from the environment). Secrets are left out (the ClickHouse and analyst
+        passwords, the cron token): such a process takes them from its own, the deployment's,
+        environment. Chains: the chain book's path plus each chain's endpoints and contracts as
+        per-entry overrides (a book entry's vault list comes from the file)."""
+        env = {
+            "VEA_DATA_DIR": str(self.data_dir) if self.data_dir is not None else "",
+            "CLICKHOUSE_URL": self.clickhouse_url,
+            "CLICKHOUSE_USER": self.clickhouse_user,
+            "CLICKHOUSE_DATABASE": self.clickhouse_database,
+            "CLICKHOUSE_ANALYST_USER": self.analyst_user,
+            "WAREHOUSE_HOST": self.warehouse_host,
+            "WAREHOUSE_PORT": str(self.warehouse_port),
+            "API_HOST": self.api_host,
+            "API_PORT": str(self.api_port),
+            "API_WORKERS": str(self.api_workers),
+            "API_RESPONSE_CACHE_ENTRIES": str(self.response_cache_entries),
+            "PRODUCTION_HOST": self.production_host,
+            "DAGSTER_HOME": str(self.dagster_home),
+            "DAGSTER_HOST": self.dagster_host,
+            "DAGSTER_PORT": str(self.dagster_port),
+            "DAGSTER_URL": self.dagster_webserver_url,
+            "BACKFILL_RUNS": str(self.backfill_runs),
+            "SNAPSHOT_PARTITION_DAYS": str(self.snapshot_partition_days),
+            "HISTORY_START": self.history_start,
+            "STALE_AFTER_MINUTES": str(self.stale_after_minutes),
+            "CHAIN_BOOK": str(self.chain_book),
+            "LIVE_CACHE_SECONDS": repr(self.live_cache_seconds),
+            "VAULT_API_HOST": self.vault_api_host,
+            "VAULT_API_PORT": str(self.vault_api_port),
+            "VAULT_API_RATE_PER_SECOND": repr(self.vault_api_rate_per_second),
+            "VAULT_API_RATE_BURST": str(self.vault_api_rate_burst),
+        }
+        for cid, chain in self.chains.items():
+            env[f"SUBGRAPH_URL_{cid}"] = chain.subgraph_url
+            env[f"RPC_URL_{cid}"] = chain.rpc_url
+            env.update({f"CHAIN_{cid}_{name.upper()}": address for name, address in chain.contracts.items()})
+        return env

@@ -1,91 +1,75 @@
-"""Materialize history and snapshots through Dagster, into the instance at settings.dagster_home
-(so the runs, materializations and check results show in the Dagster UI).
+"""Materialize history and snapshots as Dagster backfills of the instance at settings.dagster_home,
+asked for through its webserver (settings.dagster_url) and run by its daemon, so a backfill shows
+on the UI's backfill page with its partitions, runs and progress.
 
-    backfill(settings)              history_job over every day up to the last completed hour (one
-                                    run), then snapshot_job over every 15-minute boundary up to
-                                    the last completed one (runs of `chunk_days` days each)
-    run_snapshot(settings[, at])    one snapshot (default: the boundary that just passed)
-    run_history(settings[, key])    one history day (default: the day of the hour that just ended)
+    backfill(settings)              a backfill of history_job over every day up to the last
+                                    completed hour (one run), then one of snapshot_job over every
+                                    15-minute boundary up to the last completed one (one run per
+                                    4 days, a few at a time: see orchestration.instance)
+    run_snapshot(settings[, at])    one snapshot in this process (default: the boundary that just passed)
+    run_history(settings[, key])    one history day in this process (default: the day of the hour that just ended)
 
-A partition range is ONE Dagster run (the assets declare BackfillPolicy.single_run and read
-`context.partition_time_window`): the run carries the asset-partition-range tags, exactly what
-the Dagster UI launches for a single-run backfill, plus the snapshot bounds
-(orchestration.partitions.snapshot_tags). The history is one run; the snapshots are runs of
-`chunk_days` days, spread over a few worker processes when there are several.
+The backfill needs a webserver and a daemon on the instance (`ve-analytics up` and
+`ve-analytics backfill` start them when none answers). It submits each backfill through the
+webserver's GraphQL API (`launchPartitionBackfill` of the job's partition set); the daemon's
+backfill loop creates the runs the assets' BackfillPolicy asks for, and the run queue starts
+them. The snapshot backfill carries the `ve/snapshots_from` / `ve/snapshots_until` tags, which
+every run of it inherits: its runs cover their days within those bounds. Progress comes from the
+backfill's partition statuses and its runs (`dagster/backfill` tag); the call returns once every
+partition has a finished run (the daemon marks the backfill itself completed on its next pass,
+within 30 s) and raises BackfillFailed when a run failed or the backfill was canceled.
 
 Re-running is idempotent: hourly inserts carry dedup tokens over ReplacingMergeTree tables, and
-snapshot times that already have a successful run are skipped (force=True re-materializes them).
+snapshot times that already have a successful run are left out of the backfill and skipped by its
+runs (force=True re-materializes them).
+
+run_snapshot / run_history execute one run in the calling process (`execute_in_process`, public
+API): the tests use them to drive single snapshots against a devnet and to see the asset's own
+exception when a run fails, which a launched run reports only as a failed status.
 """
 from __future__ import annotations
 
-import multiprocessing
-import os
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Any, Callable
 
-from dagster import DagsterInstance, ResourceDefinition
-from dagster._core.storage.tags import ASSET_PARTITION_RANGE_END_TAG, ASSET_PARTITION_RANGE_START_TAG
-
-from ve_analytics.assets.upstream import protocol_start
-from ve_analytics.assets.publication import published_times
-from ve_analytics.core.chains import STATS_CHAIN_ID
-from ve_analytics.core.config import Settings
-from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, floor_to
 from ve_analytics.assets.partitions import (
+    SNAPSHOT_DAYS_PER_RUN,
+    daily_partitions,
     day_key,
     day_start_of,
     latest_day_key,
     latest_snapshot_at,
     snapshot_day_key,
+    snapshot_partitions,
     snapshot_tags,
 )
-from ve_analytics.assets.resources import Progress
+from ve_analytics.assets.publication import published_times
+from ve_analytics.assets.upstream import protocol_start
+from ve_analytics.core.chains import STATS_CHAIN_ID
+from ve_analytics.core.config import Settings
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, floor_to
+from ve_analytics.core.partition_keys import PARTITION_TAG, RANGE_END_TAG, RANGE_START_TAG
+from ve_analytics.orchestration.instance import dagster_instance, ensure_instance_dir
+from ve_analytics.orchestration.webserver import (
+    BACKFILL_DONE,
+    BACKFILL_FAILED,
+    RUN_FINISHED,
+    Webserver,
+    WebserverError,
+)
 from ve_analytics.readers.chain import ChainReader
 from ve_analytics.readers.graphql import SubgraphClient
 
 SNAPSHOTS_PER_DAY = DAY // QUARTER_HOUR
-PLANNED_EVENTS_ENV = "DAGSTER_EMIT_PARTITION_SUBSET_IN_PLANNED_EVENTS"
-
-
-INSTANCE_YAML = """\
-# Written by ve-analytics: local instance storage under this folder.
-telemetry:
-  enabled: false
-"""
+HEARTBEAT_SECONDS = 30.0  # a progress line at least this often, even without progress
+DAEMON_GRACE_SECONDS = 120.0  # a backfill without runs this long is checked for a living daemon
 # In-process runs report progress through the `progress` resource; Dagster's own per-event
-# DEBUG lines (one per partition) would bury it.
+# DEBUG lines would bury it.
 QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 
 
-def ensure_instance_dir(settings: Settings) -> None:
-    """DAGSTER_HOME with a dagster.yaml (telemetry off), shared by backfill, webserver and daemon."""
-    settings.dagster_home.mkdir(parents=True, exist_ok=True)
-    config = settings.dagster_home / "dagster.yaml"
-    if not config.exists():
-        config.write_text(INSTANCE_YAML)
-
-
-@contextmanager
-def dagster_instance(settings: Settings) -> Iterator[DagsterInstance]:
-    """The persistent local instance at settings.dagster_home (created when missing)."""
-    ensure_instance_dir(settings)
-    instance = DagsterInstance.from_config(str(settings.dagster_home))
-    try:
-        yield instance
-    finally:
-        instance.dispose()
-
-
-def range_tags(first_key: str, last_key: str) -> dict[str, str]:
-    return {ASSET_PARTITION_RANGE_START_TAG: first_key, ASSET_PARTITION_RANGE_END_TAG: last_key}
-
-
-def _progress_resource(progress: Callable[[str], None] | None, **kw) -> dict:
-    if progress is None:
-        return {}
-    return {"progress": ResourceDefinition.hardcoded_resource(Progress(progress, **kw))}
+class BackfillFailed(RuntimeError):
+    """A backfill ended with failed or canceled runs, or the daemon could not run it."""
 
 
 def upstream_now(settings: Settings, chain_id: int = STATS_CHAIN_ID) -> tuple[int, int | None]:
@@ -99,107 +83,111 @@ def upstream_now(settings: Settings, chain_id: int = STATS_CHAIN_ID) -> tuple[in
     return min(head.timestamp, meta.block_timestamp), start
 
 
-@contextmanager
-def _range_planned_events() -> Iterator[None]:
-    """One "materialization planned" event per asset for a range run instead of one per partition.
-
-    Dagster's documented switch (DAGSTER_EMIT_PARTITION_SUBSET_IN_PLANNED_EVENTS) for single-run
-    backfills; it halves the per-partition bookkeeping of a range run on sqlite storage. The cost:
-    when such a run fails, its partitions are not each marked failed in the UI (the run is, and
-    snapshot_runs records every failed snapshot).
-    """
-    previous = os.environ.get(PLANNED_EVENTS_ENV)
-    os.environ[PLANNED_EVENTS_ENV] = "true"
-    try:
-        yield
-    finally:
-        if previous is None:
-            os.environ.pop(PLANNED_EVENTS_ENV, None)
-        else:
-            os.environ[PLANNED_EVENTS_ENV] = previous
-
-
-def _execute(defs, job_name: str, instance: DagsterInstance, *, tags: dict[str, str] | None = None,
-             partition_key: str | None = None, resources: dict | None = None):
-    job = defs.resolve_job_def(job_name)
-    run = lambda: job.execute_in_process(  # noqa: E731
-        instance=instance,
-        partition_key=partition_key,
-        tags=tags,
-        run_config=QUIET_RUN_CONFIG,
-        resources=resources or None,
-        raise_on_error=True,
-    )
-    if tags and ASSET_PARTITION_RANGE_START_TAG in tags:
-        with _range_planned_events():
-            return run()
-    return run()
-
-
-def _contiguous(times: list[int]) -> list[list[int]]:
-    runs: list[list[int]] = []
-    for t in times:
-        if runs and t - runs[-1][-1] == QUARTER_HOUR:
-            runs[-1].append(t)
-        else:
-            runs.append([t])
-    return runs
-
-
-def _batches(times: list[int], size: int) -> list[list[int]]:
-    """Contiguous stretches of `times` cut into near-equal runs of at most `size` snapshots. A run
-    covers the day partitions its times fall in, bounded to them by its tags (two runs may share
-    a day)."""
-    out: list[list[int]] = []
-    for run in _contiguous(times):
-        n = -(-len(run) // size)
-        step = -(-len(run) // n)
-        out.extend(run[i : i + step] for i in range(0, len(run), step))
-    return out
-
-
 def _hm(ts: int) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.gmtime(ts))
 
 
-def _batch_tags(batch: list[int], force: bool) -> dict[str, str]:
-    """A snapshot run over the days of `batch`, bounded to its first and last snapshot time."""
-    return {**range_tags(snapshot_day_key(batch[0]), snapshot_day_key(batch[-1])),
-            **snapshot_tags(batch[0], batch[-1], force=force)}
+def history_keys(settings: Settings, now: int, start: int, days: int | None) -> tuple[list[str], int]:
+    """Daily partitions to backfill: every day up to the one holding the last completed hour
+    (the last `days` of them); and the end of that hour."""
+    last_hour_end = floor_to(now, HOUR)
+    first_day = floor_to(start, DAY)
+    if days:
+        first_day = max(first_day, floor_to(last_hour_end - HOUR, DAY) - (days - 1) * DAY)
+    keys = daily_partitions(settings).get_partition_keys()
+    return [k for k in keys if first_day <= day_start_of(k) < last_hour_end], last_hour_end
 
 
-def _snapshot_batch(settings: Settings, tags: dict[str, str]) -> str:
-    """One snapshot_job run over a partition range, in a worker process; returns the run id."""
-    from ve_analytics.orchestration.definitions import build_defs
+def snapshot_times(settings: Settings, now: int, start: int, *, days: int | None, snapshot_hours: int | None,
+                   until_offset: int) -> list[int]:
+    """Every 15-minute boundary up to the last completed one (its block must be final), within
+    the snapshot partitions, the protocol's life and the `days` / `snapshot_hours` limits."""
+    keys = snapshot_partitions(settings).get_partition_keys()
+    if not keys:
+        return []
+    last_t = floor_to(now - 1 - until_offset, QUARTER_HOUR)
+    first_t = max(-(-start // QUARTER_HOUR) * QUARTER_HOUR, day_start_of(keys[0]) + QUARTER_HOUR)
+    if days:
+        first_t = max(first_t, last_t - days * DAY + QUARTER_HOUR)
+    if snapshot_hours:
+        first_t = max(first_t, last_t - snapshot_hours * HOUR + QUARTER_HOUR)
+    last_t = min(last_t, day_start_of(keys[-1]) + DAY)
+    return list(range(first_t, last_t + 1, QUARTER_HOUR)) if last_t >= first_t else []
 
-    with dagster_instance(settings) as instance:
-        result = _execute(
-            build_defs(settings), "snapshot_job", instance,
-            tags=tags,
-            resources=_progress_resource(lambda line: None),
-        )
-    return result.run_id
+
+def _run_days(run: dict[str, Any]) -> set[str]:
+    tags = run["tags"]
+    if tags.get(RANGE_START_TAG) and tags.get(RANGE_END_TAG):
+        first, last = day_start_of(tags[RANGE_START_TAG]), day_start_of(tags[RANGE_END_TAG])
+        return {day_key(t) for t in range(first, last + 1, DAY)}
+    return {tags[PARTITION_TAG]} if tags.get(PARTITION_TAG) else set()
 
 
-def _snapshot_batches_in_processes(settings, batches, force, workers, summary, say, started, total) -> None:
-    done = 0
-    ctx = multiprocessing.get_context("spawn")  # a clean interpreter: no inherited threads or sockets
-    with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=ctx) as pool:
-        futures = {
-            pool.submit(_snapshot_batch, settings, _batch_tags(b, force)): b for b in batches
-        }
+def _runs_text(runs: list[dict[str, Any]]) -> str:
+    counts: dict[str, int] = {}
+    for run in runs:
+        counts[run["status"].lower()] = counts.get(run["status"].lower(), 0) + 1
+    return ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "none yet"
+
+
+class _Follow:
+    """Poll one backfill until every partition has a finished run, printing progress lines."""
+
+    def __init__(self, web: Webserver, backfill_id: str, *, say: Callable[[str], None], started: float,
+                 poll: float, deadline: float | None):
+        self.web, self.id, self.say, self.started = web, backfill_id, say, started
+        self.poll, self.deadline = poll, deadline
+
+    def run(self, line: Callable[[list[dict[str, Any]], dict[str, Any]], tuple[int, str]]) -> list[dict[str, Any]]:
+        """`line(runs, backfill)` -> (units done, progress text); returns the backfill's runs."""
+        last_done, last_said, failed_seen, finished = None, 0.0, set(), False
+        submitted = time.monotonic()
         try:
-            for future in as_completed(futures):
-                batch = futures[future]
-                summary["snapshot_run_ids"].append(future.result())
-                summary["published"].extend(batch)
-                done += len(batch)
-                say(f"snapshots {done:,}/{total:,} ({100 * done // total}%) {time.monotonic() - started:.0f} s elapsed")
+            while True:
+                state = self.web.backfill(self.id)
+                runs = self.web.backfill_runs(self.id)
+                if not runs and time.monotonic() - submitted > DAEMON_GRACE_SECONDS:
+                    down = [t for t, ok in self.web.daemon_status().items() if not ok]
+                    if down:
+                        raise BackfillFailed(f"backfill {self.id} has no run after {DAEMON_GRACE_SECONDS:.0f} s and the "
+                                             f"instance has no healthy daemon ({', '.join(down)}): start `dagster-daemon run`")
+                for run in runs:
+                    if run["status"] in ("FAILURE", "CANCELED") and run["runId"] not in failed_seen:
+                        failed_seen.add(run["runId"])
+                        self.say(f"run {run['runId']} ended {run['status']}: {self.web.url}/runs/{run['runId']}")
+                if state["status"] in BACKFILL_FAILED:
+                    finished = True
+                    error = (state.get("error") or {}).get("message", "")
+                    raise BackfillFailed(f"backfill {self.id} ({state.get('title')}) ended {state['status']}"
+                                         f"{': ' + error.strip()[:2000] if error else ''}; {self.web.url}/runs/b/{self.id}")
+                done, head = line(runs, state)
+                if done != last_done or time.monotonic() - last_said >= HEARTBEAT_SECONDS:
+                    self.say(f"{head} {time.monotonic() - self.started:.0f} s elapsed (runs: {_runs_text(runs)})")
+                    last_done, last_said = done, time.monotonic()
+                counts, partitions = state["partitionStatusCounts"], state["numPartitions"] or 0
+                if state["status"] in BACKFILL_DONE or (
+                        partitions and sum(counts.get(s, 0) for s in RUN_FINISHED) == partitions
+                        and all(r["status"] in RUN_FINISHED for r in runs)):
+                    finished = True
+                    break
+                if self.deadline is not None and time.monotonic() > self.deadline:
+                    raise BackfillFailed(f"backfill {self.id} did not finish in time (runs: {_runs_text(runs)}); "
+                                         f"{self.web.url}/runs/b/{self.id}")
+                time.sleep(self.poll)
         except BaseException:
-            for f in futures:
-                f.cancel()
+            if not finished:  # interrupted or timed out: the daemon must not go on with it
+                try:
+                    self.web.cancel_backfill(self.id)
+                    self.say(f"backfill {self.id} canceled")
+                except WebserverError:
+                    pass
             raise
-    summary["published"].sort()
+        bad = [r for r in runs if r["status"] != "SUCCESS"]
+        if bad:
+            raise BackfillFailed(f"backfill {self.id} ({state.get('title')}): {len(bad)} of {len(runs)} run(s) "
+                                 f"did not succeed ({', '.join(r['runId'] + ' ' + r['status'] for r in bad)}); "
+                                 f"{self.web.url}/runs/b/{self.id}")
+        return runs
 
 
 def backfill(
@@ -209,89 +197,93 @@ def backfill(
     progress: Callable[[str], None] | None = print,
     snapshots_until_offset: int = 0,
     snapshot_hours: int | None = None,
-    chunk_days: float = 4,
-    workers: int | None = None,
     force: bool = False,
     chain_id: int = STATS_CHAIN_ID,
+    poll_seconds: float = 2.0,
+    timeout: float | None = None,
 ) -> dict:
-    """Materialize the upstream history through Dagster; returns a summary dict.
+    """Backfill the upstream history through the instance's daemon; returns a summary dict:
+    history_backfill_id, history_run_id, history_days, snapshot_backfill_id, snapshot_run_ids,
+    published (snapshot times now published among those the backfill covered), snapshots,
+    elapsed_seconds.
 
     `days` limits both history and snapshots to the most recent N days; `snapshot_hours` limits
     snapshots further; `snapshots_until_offset` stops the snapshots that many seconds before the
-    newest completed boundary (the API then starts stale, for tests). Snapshot runs cover
-    `chunk_days` each; with several runs they go to `workers` processes (default: one per CPU,
-    at most 4), because Dagster's per-partition bookkeeping is CPU-bound Python.
+    newest completed boundary (the API then starts stale, for tests). `timeout` bounds each of
+    the two waits (None: as long as the runs take).
     """
-    from ve_analytics.orchestration.definitions import build_defs
     from ve_analytics.warehouse.client import get_client
 
     say = progress or (lambda line: None)
-    workers = workers if workers is not None else min(4, os.cpu_count() or 1)
     started = time.monotonic()
+    deadline = (lambda: time.monotonic() + timeout) if timeout else (lambda: None)
+    ensure_instance_dir(settings)
     now, start = upstream_now(settings, chain_id)
-    defs = build_defs(settings)
-    summary: dict = {"history_run_id": None, "history_days": 0, "snapshot_run_ids": [], "published": [],
-                     "snapshots": 0}
+    summary: dict = {"history_backfill_id": None, "history_run_id": None, "history_days": 0,
+                     "snapshot_backfill_id": None, "snapshot_run_ids": [], "published": [], "snapshots": 0}
     if start is None:
         say("backfill: the subgraph has no pool yet, nothing to materialize")
         return summary
 
-    with dagster_instance(settings) as instance:
-        # 1. History: every day up to the one holding the last completed hour, in one run.
-        daily_keys = defs.resolve_job_def("history_job").partitions_def.get_partition_keys()
-        last_hour_end = floor_to(now, HOUR)
-        first_day = floor_to(start, DAY)
-        if days:
-            first_day = max(first_day, floor_to(last_hour_end - HOUR, DAY) - (days - 1) * DAY)
-        wanted = [k for k in daily_keys if first_day <= day_start_of(k) < last_hour_end]
-        if wanted:
-            say(f"history: {len(wanted):,} days {wanted[0]}..{wanted[-1]} (hours ending by {_hm(last_hour_end)} UTC) in one run")
-            result = _execute(
-                defs, "history_job", instance,
-                tags=range_tags(wanted[0], wanted[-1]),
-                resources=_progress_resource(progress, started=started, every=1),
-            )
-            summary["history_run_id"] = result.run_id
-            say(f"history {len(wanted):,}/{len(wanted):,} days (100%) {time.monotonic() - started:.0f} s elapsed")
-        summary["history_days"] = len(wanted)
+    with Webserver(settings.dagster_url) as web:
+        # the daemon is checked while following: a daemon still starting picks the backfill up on
+        # its first pass instead of 30 s later
+        web.wait_ready(["history_job", "snapshot_job"], daemons=False)
 
-        # 2. Snapshots: every 15-minute boundary up to the last completed one, in large runs.
-        snap_keys = defs.resolve_job_def("snapshot_job").partitions_def.get_partition_keys()
-        last_t = floor_to(now - 1 - snapshots_until_offset, QUARTER_HOUR)  # its block must be final
-        first_t = max(-(-start // QUARTER_HOUR) * QUARTER_HOUR,
-                      day_start_of(snap_keys[0]) + QUARTER_HOUR if snap_keys else last_t + 1)
-        if days:
-            first_t = max(first_t, last_t - days * DAY + QUARTER_HOUR)
-        if snapshot_hours:
-            first_t = max(first_t, last_t - snapshot_hours * HOUR + QUARTER_HOUR)
-        last_t = min(last_t, day_start_of(snap_keys[-1]) + DAY) if snap_keys else last_t
-        times = list(range(first_t, last_t + 1, QUARTER_HOUR)) if last_t >= first_t else []
+        # 1. History: every day up to the one holding the last completed hour, in one run.
+        keys, last_hour_end = history_keys(settings, now, start, days)
+        if keys:
+            span = f"{keys[0]}..{keys[-1]}"
+            backfill_id = web.launch_backfill(
+                "history_job", keys, title=f"ve-analytics history {span}",
+                description=f"hours ending by {_hm(last_hour_end)} UTC")
+            summary["history_backfill_id"] = backfill_id
+            say(f"history: {len(keys):,} days {span} (hours ending by {_hm(last_hour_end)} UTC) in one run, "
+                f"backfill {backfill_id}")
+
+            def history_line(runs, state):
+                ok = state["partitionStatusCounts"].get("SUCCESS", 0)
+                return ok, f"history {ok:,}/{len(keys):,} days ({100 * ok // len(keys)}%)"
+
+            runs = _Follow(web, backfill_id, say=say, started=started, poll=poll_seconds,
+                           deadline=deadline()).run(history_line)
+            summary["history_run_id"] = runs[-1]["runId"] if runs else None
+        summary["history_days"] = len(keys)
+
+        # 2. Snapshots: every 15-minute boundary up to the last completed one not yet published.
+        times = snapshot_times(settings, now, start, days=days, snapshot_hours=snapshot_hours,
+                               until_offset=snapshots_until_offset)
         if times and not force:
             with get_client(settings) as client:
                 done = published_times(client, chain_id, times)
             times = [t for t in times if t not in done]
-        batches = _batches(times, max(1, int(chunk_days * SNAPSHOTS_PER_DAY)))
-        total = len(times)
-        if not total:
+        if not times:
             say("snapshots: nothing to materialize")
         else:
-            say(f"snapshots: {total:,} to materialize in {len(batches)} run(s) of up to "
-                f"{max(len(b) for b in batches):,}, {_hm(times[0])}..{_hm(times[-1])} UTC")
-        if len(batches) > 1 and workers > 1:
-            _snapshot_batches_in_processes(settings, batches, force, workers, summary, say, started, total)
-        else:
-            done = 0
-            for batch in batches:
-                result = _execute(
-                    defs, "snapshot_job", instance,
-                    tags=_batch_tags(batch, force),
-                    resources=_progress_resource(progress, offset=done, total=total, started=started,
-                                                 every=max(SNAPSHOTS_PER_DAY, len(batch) // 4)),
-                )
-                done += len(batch)
-                summary["snapshot_run_ids"].append(result.run_id)
-                summary["published"].extend(batch)
-                say(f"snapshots {done:,}/{total:,} ({100 * done // total}%) {time.monotonic() - started:.0f} s elapsed")
+            total = len(times)
+            day_keys = sorted({snapshot_day_key(t) for t in times})
+            span = f"{_hm(times[0])}..{_hm(times[-1])}"
+            backfill_id = web.launch_backfill(
+                "snapshot_job", day_keys, tags=snapshot_tags(times[0], times[-1], force=force),
+                title=f"ve-analytics snapshots {span} UTC",
+                description=f"{total:,} snapshots{' (forced)' if force else ''}")
+            summary["snapshot_backfill_id"] = backfill_id
+            say(f"snapshots: {total:,} to materialize over {len(day_keys):,} day partition(s) "
+                f"(runs of up to {SNAPSHOT_DAYS_PER_RUN} days), {span} UTC, backfill {backfill_id}")
+            per_day: dict[str, int] = {}
+            for t in times:
+                per_day[snapshot_day_key(t)] = per_day.get(snapshot_day_key(t), 0) + 1
+
+            def snapshot_line(runs, state):
+                days_done = set().union(*(_run_days(r) for r in runs if r["status"] == "SUCCESS"))
+                n = sum(per_day.get(d, 0) for d in days_done)
+                return n, f"snapshots {n:,}/{total:,} ({100 * n // total}%)"
+
+            runs = _Follow(web, backfill_id, say=say, started=started, poll=poll_seconds,
+                           deadline=deadline()).run(snapshot_line)
+            summary["snapshot_run_ids"] = [r["runId"] for r in runs]
+            with get_client(settings) as client:
+                summary["published"] = sorted(published_times(client, chain_id, times))
 
     summary["snapshots"] = len(summary["published"])
     summary["elapsed_seconds"] = round(time.monotonic() - started, 1)
@@ -300,31 +292,38 @@ def backfill(
     return summary
 
 
-def run_snapshot(settings: Settings, snapshot_at: int | None = None, *, force: bool = False) -> str:
-    """Materialize one snapshot (default: the 15-minute boundary that just passed); run id.
-
-    A published snapshot is left alone unless `force`. Raises when the run fails; the failed
-    attempt is recorded in snapshot_runs and the previous successful snapshot stays the latest.
-    """
+def _execute_in_process(settings: Settings, job_name: str, partition_key: str, tags: dict[str, str] | None = None) -> str:
     from ve_analytics.orchestration.definitions import build_defs
 
-    at = snapshot_at if snapshot_at is not None else latest_snapshot_at()
+    job = build_defs(settings).resolve_job_def(job_name)
     with dagster_instance(settings) as instance:
-        return _execute(build_defs(settings), "snapshot_job", instance, partition_key=snapshot_day_key(at),
-                        tags=snapshot_tags(at, at, force=force)).run_id
+        return job.execute_in_process(
+            instance=instance, partition_key=partition_key, tags=tags, run_config=QUIET_RUN_CONFIG,
+            raise_on_error=True,
+        ).run_id
+
+
+def run_snapshot(settings: Settings, snapshot_at: int | None = None, *, force: bool = False) -> str:
+    """Materialize one snapshot in this process (default: the 15-minute boundary that just passed); run id.
+
+    A published snapshot is left alone unless `force`. Raises the failing asset's exception when
+    the run fails; the failed attempt is recorded in snapshot_runs and the previous successful
+    snapshot stays the latest.
+    """
+    at = snapshot_at if snapshot_at is not None else latest_snapshot_at()
+    return _execute_in_process(settings, "snapshot_job", snapshot_day_key(at), snapshot_tags(at, at, force=force))
 
 
 def run_history(settings: Settings, partition_key: str | None = None) -> str:
-    """Materialize one history day (default: the day of the hour that just ended); run id."""
-    from ve_analytics.orchestration.definitions import build_defs
-
-    key = partition_key or latest_day_key()
-    with dagster_instance(settings) as instance:
-        return _execute(build_defs(settings), "history_job", instance, partition_key=key).run_id
+    """Materialize one history day in this process (default: the day of the hour that just ended); run id."""
+    return _execute_in_process(settings, "history_job", partition_key or latest_day_key())
 
 
 __all__ = [
+    "BackfillFailed",
     "backfill",
+    "dagster_instance",
+    "ensure_instance_dir",
     "run_snapshot",
     "run_history",
     "latest_snapshot_at",

@@ -1,13 +1,17 @@
 """The internal snapshot trigger /api/cron/analytics-snapshot.
 
 Authentication and partition validation are checked directly and over HTTP; the launch runs
-against a real stack: the session warehouse, a small in-process devnet, and an API whose
-settings name a CRON_TOKEN and a temporary Dagster instance. The run id the API answers must
-show up in that instance and finish successfully, publishing the snapshot.
+against a real stack: the session warehouse, a small in-process devnet, a Dagster webserver and
+daemon on a temporary instance, and an API whose settings name a CRON_TOKEN and that webserver.
+The run id the API answers must show up in that instance and finish successfully, publishing the
+snapshot.
 """
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import subprocess
+import sys
 import time
 
 import httpx
@@ -17,7 +21,8 @@ from ve_analytics.api import cron
 from ve_analytics.api.errors import ApiError
 from support.api_server import ApiServer
 from support.chains import with_devnet_book
-from ve_analytics.core.epochs import DAY, QUARTER_HOUR, iso
+from ve_analytics.cli.processes import free_port
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, iso
 
 TOKEN = "cron-test-token-0123456789"
 PATH = cron.CRON_PATH
@@ -67,6 +72,20 @@ def test_partition_key_validation(fresh_settings):
     assert info.value.code == "unknown_parameter"
 
 
+def test_launch_without_a_webserver_fails_loudly(fresh_settings):
+    nobody = dataclasses.replace(fresh_settings, dagster_port=free_port(), dagster_webserver_url="")
+    with pytest.raises(cron.LaunchFailed, match="the Dagster webserver did not answer"):
+        asyncio.run(cron.launch(nobody, "2025-11-22-08:00"))
+
+
+def test_the_api_imports_neither_dagster_nor_the_orchestration():
+    code = ("import sys, ve_analytics.api.app, ve_analytics.api.cron; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'dagster' "
+            "or m.startswith(('ve_analytics.orchestration', 've_analytics.assets'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
 # ------------------------------------------------------------------------------ HTTP
 
 
@@ -91,17 +110,24 @@ class CronStack:
     url: str
     settings: object
     snapshot_at: int  # a snapshot time the devnet has passed
+    dagster: object  # DagsterServices
 
     @property
     def key(self) -> str:
         """The 15-minute window ending at the snapshot, by its start."""
         return time.strftime("%Y-%m-%d-%H:%M", time.gmtime(self.snapshot_at - QUARTER_HOUR))
 
+    def daemon_log(self) -> str:
+        path = self.settings.data_dir / "logs" / "dagster-daemon.log"
+        return path.read_text(errors="replace")[-3000:] if path.exists() else ""
+
 
 @pytest.fixture(scope="module")
 def cron_stack(fresh_settings, tmp_path_factory):
     from devnet.server import DevnetServer
-    from ve_analytics.orchestration.backfill import backfill
+    from ve_analytics.cli.stack import DagsterServices
+    from ve_analytics.core.partition_keys import day_key
+    from ve_analytics.orchestration.backfill import run_history
     from ve_analytics.warehouse.migrate import migrate
 
     data_dir = tmp_path_factory.mktemp("cron")
@@ -109,7 +135,8 @@ def cron_stack(fresh_settings, tmp_path_factory):
     now = int(time.time()) - 20 * 60
     if now % QUARTER_HOUR < 5:
         now += 5  # a snapshot time's block is final only once the head has passed it
-    devnet = DevnetServer(seed=7, history_days=1, genesis_ts=now - now % DAY - DAY, now=now, manual_clock=True).start()
+    genesis = now - now % DAY - DAY
+    devnet = DevnetServer(seed=7, history_days=1, genesis_ts=genesis, now=now, manual_clock=True).start()
     settings = with_devnet_book(dataclasses.replace(
         fresh_settings,  # the session warehouse, its users; a database of its own
         clickhouse_database="api_cron",
@@ -117,18 +144,27 @@ def cron_stack(fresh_settings, tmp_path_factory):
         dagster_home=data_dir / "dagster",
         cron_token=TOKEN,
     ), devnet.url, data_dir)
+    # The Dagster deployment: its code location gets the settings through the environment, the
+    # warehouse password from its own environment (here: given by the suite, as an operator would);
+    # the schedules stay off (the devnet runs behind the wall clock).
+    dagster = DagsterServices(settings, data_dir / "logs", port=free_port(), schedules=False,
+                              env={"CLICKHOUSE_PASSWORD": settings.clickhouse_password})
     server = None
     try:
         migrate(settings)
-        # hourly history only (snapshots depend on it); no snapshot: the trigger publishes the first
+        settings = dagster.start().settings
+        # hourly history only (snapshots depend on it), in this process; no snapshot: the trigger
+        # publishes the first
         with pytest.MonkeyPatch.context() as env:  # resources read the password from the environment
             env.setenv("CLICKHOUSE_PASSWORD", settings.clickhouse_password)
-            backfill(settings, snapshots_until_offset=3 * DAY, progress=None)
+            for day in range(genesis, now - now % HOUR, DAY):
+                run_history(settings, day_key(day))
         server = ApiServer(settings, log_path=data_dir / "api.log").start()
-        yield CronStack(server.url, settings, now - now % QUARTER_HOUR)
+        yield CronStack(server.url, settings, now - now % QUARTER_HOUR, dagster)
     finally:
         if server is not None:
             server.stop()
+        dagster.stop()
         devnet.stop()
 
 
@@ -152,7 +188,7 @@ def test_invalid_partition_is_refused(cron_stack, http):
 def test_launches_a_dagster_run_that_publishes_the_snapshot(cron_stack, http):
     from dagster import DagsterRunStatus
 
-    from ve_analytics.orchestration.backfill import dagster_instance
+    from ve_analytics.orchestration.instance import dagster_instance
     from ve_analytics.warehouse.client import get_client
 
     started = time.monotonic()
@@ -186,7 +222,7 @@ def test_launches_a_dagster_run_that_publishes_the_snapshot(cron_stack, http):
                 if status in (DagsterRunStatus.SUCCESS, DagsterRunStatus.FAILURE, DagsterRunStatus.CANCELED):
                     break
                 time.sleep(1)
-            assert status == DagsterRunStatus.SUCCESS, (status, (cron_stack.settings.data_dir / "logs" / "cron.log").read_text()[-3000:])
+            assert status == DagsterRunStatus.SUCCESS, (status, cron_stack.daemon_log())
             assert run.tags["dagster/partition"] == time.strftime("%Y-%m-%d", time.gmtime(cron_stack.snapshot_at - 1))
             assert run.tags["ve/snapshots_from"] == run.tags["ve/snapshots_until"] == iso(cron_stack.snapshot_at)
     with get_client(cron_stack.settings) as client:
@@ -196,3 +232,12 @@ def test_launches_a_dagster_run_that_publishes_the_snapshot(cron_stack, http):
         ).result_rows
     # published once: a second run finds it published and leaves it alone
     assert rows == [(run_ids[0], "success")]
+
+
+def test_webserver_down_is_a_launch_failure(cron_stack, http):
+    """Last in the module: stops the stack's webserver."""
+    webserver = next(svc for svc in cron_stack.dagster.services if svc.name == "dagster-webserver")
+    webserver.stop()
+    r = http.post(cron_stack.url + PATH, headers={"Authorization": f"Bearer {TOKEN}"})
+    _assert_error(r, 500, cron.LAUNCH_FAILED)
+    assert "the Dagster webserver did not answer" in r.json()["error"]["message"]

@@ -1,8 +1,9 @@
 """A vault API whose warehouse was filled by the real pipeline: its own devnet (3 days of
-history, manual clock at 2.5 days so day and hour windows have real rows on both sides), its own
-database on the session's warehouse server, `orchestration.backfill.backfill` through Dagster
-(history: vault_hourly, vault_daily, vault_events; the last hour of snapshots: published
-token prices), then an API server on that database and devnet."""
+history, manual clock at 2.5 days so day and hour windows have real rows on both sides), a
+database of its own on the session's warehouse server, filled once per session by
+`orchestration.backfill.backfill` as Dagster backfills (history: vault_hourly, vault_daily,
+vault_events; the last hour of snapshots: published token prices), then an API server on that
+database and the module's devnet."""
 from __future__ import annotations
 
 import dataclasses
@@ -47,31 +48,60 @@ class UsersStack:
         return Api(self.start(), self.api.contract, self.api.client)
 
 
-@pytest.fixture(scope="module")
-def users_stack(request, settings, start_api, contract, http, tmp_path_factory):
-    from devnet.server import DevnetServer
-    from ve_analytics.orchestration.backfill import backfill
-    from ve_analytics.warehouse.migrate import migrate
+# 2.5 days in, 7 minutes past a 15-minute boundary (that boundary's block is final)
+NOW = GENESIS + 2 * DAY + DAY // 2 + 7 * 60
+_filled: dict[str, Any] = {}  # the database's settings, once filled in this session
 
-    # 2.5 days in, 7 minutes past a 15-minute boundary (that boundary's block is final)
-    now = GENESIS + 2 * DAY + DAY // 2 + 7 * 60
-    devnet = DevnetServer(seed=SEED, history_days=HISTORY_DAYS, genesis_ts=GENESIS, now=now, manual_clock=True).start()
-    database = f"{DATABASE}_{request.module.__name__}"  # each module that uses the stack has its own
-    home = tmp_path_factory.mktemp("vault-users-dagster")
-    (home / "dagster.yaml").write_text("telemetry:\n  enabled: false\n")
-    chains = with_endpoints(settings, subgraph_url=devnet.subgraph_url(), rpc_url=devnet.rpc_url())
-    window_days = (int(time.time()) // DAY * DAY - GENESIS) // DAY + 1  # daily partitions back to the genesis
-    own = dataclasses.replace(settings, clickhouse_database=database, dagster_home=home, chains=chains,
-                              snapshot_partition_days=window_days,
-                              history_start=datetime.fromtimestamp(GENESIS, timezone.utc).strftime("%Y-%m-%d"))
+
+def _devnet():
+    from devnet.server import DevnetServer
+
+    return DevnetServer(seed=SEED, history_days=HISTORY_DAYS, genesis_ts=GENESIS, now=NOW, manual_clock=True).start()
+
+
+def filled_database(settings, tmp_path_factory) -> Any:
+    """Settings of the users database, filled by the pipeline once per session: a devnet of its
+    own, a Dagster webserver and daemon on an instance of its own running the backfill, both
+    stopped once it is done. The tests only read the database, so the modules share it; each
+    module's devnet is started with the same seed, genesis and clock, so it is the chain the
+    database was filled from (and a module may move its own clock on)."""
+    if "settings" not in _filled:
+        from ve_analytics.cli.processes import free_port
+        from ve_analytics.cli.stack import DagsterServices
+        from ve_analytics.orchestration.backfill import backfill
+        from ve_analytics.warehouse.migrate import migrate
+
+        devnet = _devnet()
+        chains = with_endpoints(settings, subgraph_url=devnet.subgraph_url(), rpc_url=devnet.rpc_url())
+        window_days = (int(time.time()) // DAY * DAY - GENESIS) // DAY + 1  # daily partitions back to the genesis
+        own = dataclasses.replace(settings, clickhouse_database=DATABASE, chains=chains,
+                                  dagster_home=tmp_path_factory.mktemp("vault-users-dagster"),
+                                  snapshot_partition_days=window_days,
+                                  history_start=datetime.fromtimestamp(GENESIS, timezone.utc).strftime("%Y-%m-%d"))
+        # schedules off: the devnet's clock is not the wall clock
+        dagster = DagsterServices(own, tmp_path_factory.mktemp("vault-users-logs"), port=free_port(), schedules=False)
+        try:
+            migrate(own)
+            summary = backfill(dagster.start().settings, snapshot_hours=1, progress=None, timeout=600)
+            assert summary["published"] and summary["history_days"] >= 3
+        finally:
+            dagster.stop()
+            devnet.stop()
+        _filled["settings"] = own
+    return _filled["settings"]
+
+
+@pytest.fixture(scope="module")
+def users_stack(settings, start_api, contract, http, tmp_path_factory):
+    own = filled_database(settings, tmp_path_factory)
+    devnet = _devnet()
     try:
-        migrate(own)
-        summary = backfill(own, snapshot_hours=1, progress=None)
-        assert summary["published"] and summary["history_days"] >= 3
+        chains = with_endpoints(own, subgraph_url=devnet.subgraph_url(), rpc_url=devnet.rpc_url())
+        stack_settings = dataclasses.replace(own, chains=chains)
 
         def start() -> Any:
-            return start_api(clickhouse_database=database, chains=chains)
+            return start_api(clickhouse_database=DATABASE, chains=chains)
 
-        yield UsersStack(Api(start(), contract, http), devnet, own, start)
+        yield UsersStack(Api(start(), contract, http), devnet, stack_settings, start)
     finally:
         devnet.stop()

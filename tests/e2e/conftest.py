@@ -1,15 +1,19 @@
 """The whole pipeline on real components, started by the suite on free ports.
 
-warehouse (subprocess, chDB) + devnet (subprocess) -> Dagster runs in this process against a
-temporary instance -> API (subprocess) called over HTTP. The stack starts *stale*: snapshots are
-materialized only up to an hour before the newest 15-minute boundary, so the health test can
-watch it flip; the `fresh` fixture then materializes the newest partition for everyone else.
+warehouse (subprocess, chDB) + devnet (subprocess) -> Dagster webserver and daemon (subprocesses)
+on a temporary instance, which run the backfill -> API (subprocess) called over HTTP. Single
+snapshots (`run_snapshot`) execute in this process against the same instance. The stack starts
+*stale*: snapshots are materialized only up to an hour before the newest 15-minute boundary, so
+the health test can watch it flip; the `fresh` fixture then materializes the newest partition for
+everyone else.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +22,7 @@ import pytest
 
 from support.contract_check import ContractChecker
 from ve_analytics.cli.processes import Service, cli, free_port
-from ve_analytics.cli.stack import write_devnet_book
+from ve_analytics.cli.stack import DagsterServices, write_devnet_book
 
 HISTORY_DAYS = 32  # > 30 so the 30-day window is fully covered
 STALE_BY_SECONDS = 3600
@@ -105,7 +109,13 @@ def stack(tmp_path_factory) -> Stack:
 
     from ve_analytics.core.config import Settings
 
-    services: list[Service] = []
+    services: list[Service | DagsterServices] = []
+    # The Dagster webserver and daemon start while the warehouse and the devnet do (the code
+    # location reads the chain book only when a run starts). Schedules off: the stack must stay
+    # stale until the tests refresh it.
+    dagster = DagsterServices(Settings.from_env(), data_dir / "logs", port=free_port(), schedules=False)
+    services.append(dagster)
+    starting = ThreadPoolExecutor(1).submit(dagster.start)
     try:
         warehouse = Service("warehouse", cli("warehouse"), f"http://127.0.0.1:{env['WAREHOUSE_PORT']}/ping", env,
                             data_dir / "warehouse.log").start()
@@ -120,12 +130,15 @@ def stack(tmp_path_factory) -> Stack:
         from ve_analytics.warehouse.migrate import migrate
 
         migrate(settings)
-        summary = backfill(settings, snapshots_until_offset=STALE_BY_SECONDS, snapshot_hours=6)
+        settings = dataclasses.replace(settings, dagster_port=starting.result().settings.dagster_port)
+        summary = backfill(settings, snapshots_until_offset=STALE_BY_SECONDS, snapshot_hours=6, timeout=900)
+        dagster.stop()  # the tests run single snapshots in this process
         assert summary["published"], "the backfill published no snapshot"
         api = Service("api", cli("api"), f"http://127.0.0.1:{env['API_PORT']}/api/stats/openapi.json", env, data_dir / "api.log").start()
         services.append(api)
         yield Stack(settings, data_dir, env, warehouse, devnet, api, list(summary["published"]))
     finally:
+        starting.exception()  # started or failed: stop what runs
         for svc in reversed(services):
             svc.stop()
 

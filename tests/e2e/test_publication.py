@@ -13,10 +13,11 @@ def test_failed_snapshot_run_leaves_the_api_on_the_previous_snapshot(stack):
     previous = before["meta"]["snapshotAt"]
 
     from ve_analytics.orchestration.backfill import run_snapshot
+    from ve_analytics.readers.graphql import SubgraphError
 
     stack.fault("subgraph", "error")
     try:
-        with pytest.raises(Exception):
+        with pytest.raises(SubgraphError, match="devnet fault injection: subgraph error"):
             run_snapshot(stack.settings)  # the newest snapshot, which is not published yet
     finally:
         stack.fault("subgraph", "ok")

@@ -1,6 +1,9 @@
 """The pipeline on real components: a warehouse server (subprocess, chDB) and a devnet (in process,
-fixed genesis, manual clock) on free ports; Dagster runs in this process against a temporary
-persistent instance. The session backfills 3 days of history and the last 2 hours of snapshots.
+fixed genesis, manual clock) on free ports, and a Dagster webserver and daemon (subprocesses) on a
+temporary instance, their code location configured with the session's Settings through
+environment variables. The session backfills 3 days of history and the last 2 hours of snapshots
+as Dagster backfills; single runs (run_snapshot, run_history) execute in this process against the
+same instance.
 """
 from __future__ import annotations
 
@@ -16,10 +19,12 @@ from ve_analytics.core.config import Settings
 from support.chains import with_devnet_book
 from ve_analytics.core.epochs import DAY
 from ve_analytics.cli.processes import Service, cli, free_port
+from ve_analytics.cli.stack import DagsterServices
 
 HISTORY_DAYS = 3
 SEED = 2027
 SNAPSHOT_HOURS = 2
+BACKFILL_TIMEOUT = 600  # a stuck daemon fails the session instead of hanging it
 
 
 @dataclass
@@ -27,6 +32,7 @@ class Stack:
     settings: Settings
     devnet: object
     warehouse: Service
+    dagster: DagsterServices
     history_now: int  # the devnet's clock when the history was backfilled
     backfill_summary: dict
     progress: list[str] = field(default_factory=list)
@@ -94,13 +100,15 @@ def stack(tmp_path_factory) -> Stack:
         clickhouse_database="vea_orchestration_test",
         dagster_home=data_dir / "dagster",
     ), devnet.url, data_dir)
-    (data_dir / "dagster").mkdir()
-    (data_dir / "dagster" / "dagster.yaml").write_text("telemetry:\n  enabled: false\n")
+    # the devnet runs behind the wall clock: the schedules stay off, the tests launch what runs
+    dagster = DagsterServices(settings, data_dir / "logs", port=free_port(), schedules=False)
     try:
         migrate(settings)
+        settings = dagster.start().settings
         lines: list[str] = []
-        summary = backfill(settings, snapshot_hours=SNAPSHOT_HOURS, progress=lines.append)
-        yield Stack(settings, devnet, warehouse, now, summary, lines)
+        summary = backfill(settings, snapshot_hours=SNAPSHOT_HOURS, progress=lines.append, timeout=BACKFILL_TIMEOUT)
+        yield Stack(settings, devnet, warehouse, dagster, now, summary, lines)
     finally:
+        dagster.stop()
         devnet.stop()
         warehouse.stop()

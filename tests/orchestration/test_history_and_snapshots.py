@@ -1,7 +1,7 @@
 """History and snapshots materialized through Dagster, checked against the devnet's ground truth."""
 from __future__ import annotations
 
-from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, epoch_start
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, epoch_start, iso
 
 REL = 1e-9
 
@@ -13,7 +13,7 @@ def close(a: float, b: float) -> bool:
 def test_backfill_reports_progress_and_runs_in_the_instance(stack):
     from dagster import DagsterRunStatus
 
-    from ve_analytics.orchestration.backfill import dagster_instance
+    from ve_analytics.orchestration.instance import dagster_instance
 
     s = stack.backfill_summary
     days = 3 + (stack.history_now % DAY >= HOUR)  # 3 complete days + today once an hour of it has ended
@@ -22,10 +22,22 @@ def test_backfill_reports_progress_and_runs_in_the_instance(stack):
     assert any(line.startswith(f"history {days}/{days} days (100%)") for line in stack.progress)
     assert any(line.startswith("snapshots 8/8 (100%)") and "elapsed" in line for line in stack.progress)
     with dagster_instance(stack.settings) as instance:
-        for run_id in [s["history_run_id"], *s["snapshot_run_ids"]]:
-            run = instance.get_run_by_id(run_id)
-            assert run.status == DagsterRunStatus.SUCCESS
-            assert run.tags["dagster/asset_partition_range_start"] <= run.tags["dagster/asset_partition_range_end"]
+        backfills = {b.backfill_id: b for b in instance.get_backfills()}
+        for backfill_id, job, run_ids in ((s["history_backfill_id"], "history_job", [s["history_run_id"]]),
+                                          (s["snapshot_backfill_id"], "snapshot_job", s["snapshot_run_ids"])):
+            backfill = backfills[backfill_id]  # a Dagster backfill of the job's partitions
+            assert backfill.partition_set_name == f"{job}_partition_set" and backfill.title.startswith("ve-analytics ")
+            for run_id in run_ids:
+                run = instance.get_run_by_id(run_id)
+                assert run.job_name == job and run.status == DagsterRunStatus.SUCCESS
+                assert run.tags["dagster/backfill"] == backfill_id
+                assert backfill.partition_names[0] <= run.tags["dagster/asset_partition_range_start"] \
+                    <= run.tags["dagster/asset_partition_range_end"] <= backfill.partition_names[-1]
+        # the snapshot backfill's runs inherit its bounds: the first and last planned snapshot
+        snapshots = backfills[s["snapshot_backfill_id"]]
+        assert (snapshots.tags["ve/snapshots_from"], snapshots.tags["ve/snapshots_until"]) == (
+            iso(s["published"][0]), iso(s["published"][-1]))
+        assert len(backfills[s["history_backfill_id"]].partition_names) == days
 
 
 def test_every_ended_hour_of_the_history_has_a_protocol_bucket_and_no_more(stack):
@@ -132,7 +144,7 @@ def test_every_published_snapshot_has_its_rows_and_run_record(stack):
 def test_asset_checks_pass(stack):
     from dagster import DagsterEventType
 
-    from ve_analytics.orchestration.backfill import dagster_instance
+    from ve_analytics.orchestration.instance import dagster_instance
 
     runs = [stack.backfill_summary["history_run_id"], *stack.backfill_summary["snapshot_run_ids"]]
     with dagster_instance(stack.settings) as instance:
@@ -150,3 +162,4 @@ def test_asset_checks_pass(stack):
     }
     failed = {name: ev.metadata for name, ev in by_name.items() if not ev.passed}
     assert not failed
+
