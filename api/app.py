@@ -18,15 +18,15 @@ import orjson
 from sanic import Request, Sanic
 from sanic.exceptions import SanicException
 
-from ve_analytics.api.cache import Cache, ResponseCache
-from ve_analytics.api.cron import cron_blueprint
-from ve_analytics.api.discovery import discovery_blueprint
-from ve_analytics.api.envelope import ALLOWED_METHODS, error_response, status_code_name
-from ve_analytics.api.errors import ApiError
-from ve_analytics.api.routes import INTERNAL_ERROR, Family, blueprint, log_failure
-from ve_analytics.api.ratelimit import RateLimiter
-from ve_analytics.api.sql import QueryBook
-from ve_analytics.core.config import Settings
+from .cache import Cache, ResponseCache
+from .cron import cron_blueprint
+from .discovery import discovery_blueprint
+from .envelope import ALLOWED_METHODS, error_response, status_code_name
+from .errors import ApiError
+from .routes import INTERNAL_ERROR, Family, blueprint, log_failure
+from .ratelimit import RateLimiter
+from .sql import QueryBook
+from ..core.config import Settings
 
 log = logging.getLogger("api")
 
@@ -62,7 +62,7 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
     app.ctx.client_lock = asyncio.Lock()
 
     async def connect() -> Any:
-        from ve_analytics.warehouse.client import get_async_client
+        from ..warehouse.client import get_async_client
 
         return await get_async_client(settings, readonly=True)
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ve_analytics.api.envelope import JSON
-from ve_analytics.api.routes import Family
+from .envelope import JSON
+from .routes import Family
 
 API_CATALOG = "/.well-known/api-catalog"
 SKILL_JSON, SKILL_MD = "/skill.json", "/skill.md"

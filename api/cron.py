@@ -36,11 +36,11 @@ import httpx
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse
 
-from ve_analytics.api.envelope import ApiError, error_response, json_response, meta, now_iso, success_body, success_headers
-from ve_analytics.api.routes import log_failure
-from ve_analytics.core.config import Settings
-from ve_analytics.core.epochs import QUARTER_HOUR, floor_to
-from ve_analytics.core.partition_keys import PARTITION_TAG, snapshot_day_key, snapshot_tags, snapshot_window_start_ts
+from .envelope import ApiError, error_response, json_response, meta, now_iso, success_body, success_headers
+from .routes import log_failure
+from ..core.config import Settings
+from ..core.epochs import QUARTER_HOUR, floor_to
+from ..core.partition_keys import PARTITION_TAG, snapshot_day_key, snapshot_tags, snapshot_window_start_ts
 
 log = logging.getLogger("api")
 

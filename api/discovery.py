@@ -22,13 +22,13 @@ import orjson
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse
 
-from ve_analytics.api.catalog import API_CATALOG, LINKSET, SKILL_JSON, SKILL_MD, build_api_catalog, docs_path, openapi_path
-from ve_analytics.api.docs_page import build_docs_page
-from ve_analytics.api.envelope import CORS_HEADERS, JSON, STALE_WHILE_REVALIDATE, etag_matches, not_modified, preflight
-from ve_analytics.api.openapi import build_openapi
-from ve_analytics.api.routes import Family
-from ve_analytics.api.skill import build_skill, render_skill_md
-from ve_analytics.core.config import Settings
+from .catalog import API_CATALOG, LINKSET, SKILL_JSON, SKILL_MD, build_api_catalog, docs_path, openapi_path
+from .docs_page import build_docs_page
+from .envelope import CORS_HEADERS, JSON, STALE_WHILE_REVALIDATE, etag_matches, not_modified, preflight
+from .openapi import build_openapi
+from .routes import Family
+from .skill import build_skill, render_skill_md
+from ..core.config import Settings
 
 DOCUMENT_CACHE_SECONDS = 300
 HTML = "text/html; charset=utf-8"

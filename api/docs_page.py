@@ -8,8 +8,8 @@ import hashlib
 from html import escape
 from pathlib import Path
 
-from ve_analytics.api.catalog import openapi_path
-from ve_analytics.api.routes import Family
+from .catalog import openapi_path
+from .routes import Family
 
 DOCS_DIR = Path(__file__).with_name("docs")
 

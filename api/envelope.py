@@ -13,11 +13,11 @@ from typing import Any, Iterable
 import orjson
 from sanic.response import HTTPResponse
 
-from ve_analytics.api.errors import ApiError
-from ve_analytics.api.schema import ISO_TIME
-from ve_analytics.api.snapshots import Snapshot
-from ve_analytics.core.chains import STATS_CHAIN_ID
-from ve_analytics.core.epochs import iso
+from .errors import ApiError
+from .schema import ISO_TIME
+from .snapshots import Snapshot
+from ..core.chains import STATS_CHAIN_ID
+from ..core.epochs import iso
 
 JSON = "application/json"
 STALE_WHILE_REVALIDATE = 30

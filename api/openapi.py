@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ve_analytics.api.envelope import ALLOWED_METHODS, PREFLIGHT_MAX_AGE, cache_control
-from ve_analytics.api.routes import INTERNAL_ERROR, Family, Route
-from ve_analytics.api.schema import ref
-from ve_analytics.api.snapshots import SNAPSHOT_UNAVAILABLE
-from ve_analytics.api.validation import UNKNOWN_PARAMETER, Param
+from .envelope import ALLOWED_METHODS, PREFLIGHT_MAX_AGE, cache_control
+from .routes import INTERNAL_ERROR, Family, Route
+from .schema import ref
+from .snapshots import SNAPSHOT_UNAVAILABLE
+from .validation import UNKNOWN_PARAMETER, Param
 
 OPENAPI_VERSION = "3.1.0"
 LICENSE = {"name": "MIT", "identifier": "MIT"}

@@ -12,7 +12,7 @@ import math
 import time
 from typing import Any, Callable
 
-from ve_analytics.api.errors import ApiError
+from .errors import ApiError
 
 RATE_LIMITED = "rate_limited"
 MAX_CLIENTS = 10_000

@@ -22,7 +22,7 @@ from typing import Any, Awaitable, Callable
 from sanic import Blueprint, Request, Sanic
 from sanic.response import HTTPResponse
 
-from ve_analytics.api.envelope import (
+from .envelope import (
     STATS_ENVELOPE,
     Envelope,
     error_response,
@@ -33,11 +33,11 @@ from ve_analytics.api.envelope import (
     success_body,
     success_headers,
 )
-from ve_analytics.api.errors import ApiError
-from ve_analytics.api.guide import STATS_GUIDE, Guide
-from ve_analytics.api.snapshots import LATEST_SNAPSHOT, SNAPSHOT_UNAVAILABLE, Snapshot, SnapshotResolver
-from ve_analytics.api.sql import QueryBook
-from ve_analytics.api.validation import UNKNOWN_PARAMETER, Param, ParamParser, snake
+from .errors import ApiError
+from .guide import STATS_GUIDE, Guide
+from .snapshots import LATEST_SNAPSHOT, SNAPSHOT_UNAVAILABLE, Snapshot, SnapshotResolver
+from .sql import QueryBook
+from .validation import UNKNOWN_PARAMETER, Param, ParamParser, snake
 
 log = logging.getLogger("api")
 
@@ -141,7 +141,7 @@ class RequestContext:
         """The worker's reader of this chain's RPC (readers.chain), created on first use."""
         readers = self.app.ctx.chain_readers
         if self.chain_id not in readers:
-            from ve_analytics.readers.chain import ChainReader  # web3 loads only once a route reads the chain
+            from ..readers.chain import ChainReader  # web3 loads only once a route reads the chain
 
             readers[self.chain_id] = ChainReader.from_settings(self.settings, self.chain_id, timeout=RPC_TIMEOUT_SECONDS, retries=1)
         return readers[self.chain_id]

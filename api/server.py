@@ -12,8 +12,8 @@ from functools import partial
 from sanic import Sanic
 from sanic.worker.loader import AppLoader
 
-from ve_analytics.api.app import create_app
-from ve_analytics.core.config import Settings
+from .app import create_app
+from ..core.config import Settings
 
 log = logging.getLogger("api")
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ve_analytics.api.catalog import API_CATALOG, SKILL_JSON, SKILL_MD, docs_path, openapi_path
-from ve_analytics.api.guide import Guide
-from ve_analytics.api.openapi import GENERIC_ERRORS, error_texts, operation_id
-from ve_analytics.api.routes import Family, Route
-from ve_analytics.api.validation import Param
-from ve_analytics.core.config import Settings
+from .catalog import API_CATALOG, SKILL_JSON, SKILL_MD, docs_path, openapi_path
+from .guide import Guide
+from .openapi import GENERIC_ERRORS, error_texts, operation_id
+from .routes import Family, Route
+from .validation import Param
+from ..core.config import Settings
 
 SKILL_NAME = "analytics-api"
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from ve_analytics.api.errors import ApiError
-from ve_analytics.warehouse.sqlbook import SqlFile as Query
-from ve_analytics.core.epochs import iso
+from .errors import ApiError
+from ..warehouse.sqlbook import SqlFile as Query
+from ..core.epochs import iso
 
 LATEST_SNAPSHOT = "latest_snapshot"
 SNAPSHOT_UNAVAILABLE = "snapshot_unavailable"

@@ -10,9 +10,9 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from typing import Any, Callable
 
-from ve_analytics.core.epochs import iso
-from ve_analytics.warehouse import sqlbook
-from ve_analytics.warehouse.sqlbook import SqlFile
+from ..core.epochs import iso
+from ..warehouse import sqlbook
+from ..warehouse.sqlbook import SqlFile
 
 
 class QueryBook:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 from urllib.parse import parse_qsl
 
-from ve_analytics.api.errors import ApiError
+from .errors import ApiError
 
 UNKNOWN_PARAMETER = "unknown_parameter"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ve_analytics.assets.writers import query_columns, query_rows
-from ve_analytics.core.epochs import DAY, HOUR, WEEK, epoch_start
-from ve_analytics.core.flows import HourlyCloses, HourlySeries, series_by_key
+from .writers import query_columns, query_rows
+from ..core.epochs import DAY, HOUR, WEEK, epoch_start
+from ..core.flows import HourlyCloses, HourlySeries, series_by_key
 
 
 def _pool_series(client, chain_id: int, from_ts: int, to_ts: int) -> dict[str, HourlySeries]:

@@ -15,15 +15,15 @@ from dagster import (
     asset,
 )
 
-from ve_analytics.assets import groups
-from ve_analytics.assets.resources import ChainResource, SubgraphResource, WarehouseResource
-from ve_analytics.assets.rows.governance_events import bribe_rows, claim_rows, vote_rows
-from ve_analytics.assets.runs import partition_range
-from ve_analytics.assets.upstream import history_block
-from ve_analytics.assets.writers import insert_columns
-from ve_analytics.core.epochs import to_datetime
-from ve_analytics.readers.chain import ChainReader
-from ve_analytics.readers.graphql import SubgraphClient
+from . import groups
+from .resources import ChainResource, SubgraphResource, WarehouseResource
+from .rows.governance_events import bribe_rows, claim_rows, vote_rows
+from .runs import partition_range
+from .upstream import history_block
+from .writers import insert_columns
+from ..core.epochs import to_datetime
+from ..readers.chain import ChainReader
+from ..readers.graphql import SubgraphClient
 
 BRIBE_FIELDS = ("epoch amount amountUSD from isFoundation timestamp blockNumber transactionHash "
                 "gauge { id } pool { id } token { id symbol decimals }")

@@ -3,10 +3,10 @@ snapshot's block (VotingEscrow totals through Multicall3, the subgraph's veNFTs,
 and bribes), build its rows (assets.rows.ve, assets.rows.gauges), insert them."""
 from __future__ import annotations
 
-from ve_analytics.assets.flow_loads import load_epoch_pool_series, load_flow_series, load_kpi_pool_hours
-from ve_analytics.assets.rows.gauges import GAUGE_COLUMNS, KPI_COLUMNS, EpochState, epoch_state, gauge_rows, kpi_rows
-from ve_analytics.assets.rows.values import columns
-from ve_analytics.assets.rows.ve import (
+from .flow_loads import load_epoch_pool_series, load_flow_series, load_kpi_pool_hours
+from .rows.gauges import GAUGE_COLUMNS, KPI_COLUMNS, EpochState, epoch_state, gauge_rows, kpi_rows
+from .rows.values import columns
+from .rows.ve import (
     FOUNDATION_COLUMNS,
     FOUNDATION_VOTE_COLUMNS,
     VE_COLUMNS,
@@ -14,10 +14,10 @@ from ve_analytics.assets.rows.ve import (
     foundation_rows,
     ve_row,
 )
-from ve_analytics.assets.snapshot_step import SnapshotStep
-from ve_analytics.assets.upstream import SnapshotPoint
-from ve_analytics.core.epochs import epoch_start
-from ve_analytics.readers.graphql import SubgraphClient
+from .snapshot_step import SnapshotStep
+from .upstream import SnapshotPoint
+from ..core.epochs import epoch_start
+from ..readers.graphql import SubgraphClient
 
 VENFT_FIELDS = "lockedAmount unlockTime isPermanent"
 GAUGE_FIELDS = "pool { id } isAlive emissionsEpoch votes"

@@ -15,16 +15,16 @@ from dagster import (
     asset,
 )
 
-from ve_analytics.assets import groups
-from ve_analytics.assets.resources import ChainResource, Progress, SubgraphResource, WarehouseResource
-from ve_analytics.assets.rows.hourly import HourlyRead, hourly_columns
-from ve_analytics.assets.rows.values import req_int, ref_id
-from ve_analytics.assets.runs import partition_range
-from ve_analytics.assets.upstream import POOL_HOUR_FIELDS, history_block
-from ve_analytics.assets.writers import insert_columns
-from ve_analytics.core.epochs import HOUR, to_datetime
-from ve_analytics.readers.chain import ChainReader
-from ve_analytics.readers.graphql import SubgraphClient
+from . import groups
+from .resources import ChainResource, Progress, SubgraphResource, WarehouseResource
+from .rows.hourly import HourlyRead, hourly_columns
+from .rows.values import req_int, ref_id
+from .runs import partition_range
+from .upstream import POOL_HOUR_FIELDS, history_block
+from .writers import insert_columns
+from ..core.epochs import HOUR, to_datetime
+from ..readers.chain import ChainReader
+from ..readers.graphql import SubgraphClient
 
 
 def read_hours(subgraph: SubgraphClient, chain: ChainReader, start: int, end: int) -> HourlyRead:

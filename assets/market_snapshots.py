@@ -2,9 +2,9 @@
 snapshot's block, build its rows (assets.rows.market, assets.rows.core_token), insert them."""
 from __future__ import annotations
 
-from ve_analytics.assets.flow_loads import load_flow_series, load_pool_series
-from ve_analytics.assets.rows.core_token import CORE_COLUMNS, PoolSetSeries, core_token_row
-from ve_analytics.assets.rows.market import (
+from .flow_loads import load_flow_series, load_pool_series
+from .rows.core_token import CORE_COLUMNS, PoolSetSeries, core_token_row
+from .rows.market import (
     POOL_COLUMNS,
     PROTOCOL_COLUMNS,
     TOKEN_COLUMNS,
@@ -12,11 +12,11 @@ from ve_analytics.assets.rows.market import (
     protocol_row,
     token_rows,
 )
-from ve_analytics.assets.rows.values import columns, ref_id
-from ve_analytics.assets.snapshot_step import SnapshotStep
-from ve_analytics.assets.upstream import POOL_FIELDS, POOL_TVL_FIELDS, TOKEN_FIELDS, SnapshotPoint
-from ve_analytics.readers.chain import ChainReader, ChainReadError
-from ve_analytics.readers.graphql import MAX_PAGE_SIZE, SubgraphClient, graphql_literal
+from .rows.values import columns, ref_id
+from .snapshot_step import SnapshotStep
+from .upstream import POOL_FIELDS, POOL_TVL_FIELDS, TOKEN_FIELDS, SnapshotPoint
+from ..readers.chain import ChainReader, ChainReadError
+from ..readers.graphql import MAX_PAGE_SIZE, SubgraphClient, graphql_literal
 
 CORE_POOL_FIELDS = "id totalValueLockedUSD volumeUSD feesUSD"
 

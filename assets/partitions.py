@@ -25,8 +25,8 @@ from datetime import datetime, timezone
 
 from dagster import DailyPartitionsDefinition
 
-from ve_analytics.core.config import Settings
-from ve_analytics.core.partition_keys import (  # noqa: F401 - re-exported for the assets
+from ..core.config import Settings
+from ..core.partition_keys import (  # noqa: F401 - re-exported for the assets
     DAILY_FMT,
     FORCE_TAG,
     SNAPSHOTS_FROM_TAG,

@@ -15,9 +15,9 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
-from ve_analytics.assets.runs import run_id_of, run_started_at, succeeded_steps
-from ve_analytics.assets.writers import insert_columns, query_rows
-from ve_analytics.core.epochs import to_datetime
+from .runs import run_id_of, run_started_at, succeeded_steps
+from .writers import insert_columns, query_rows
+from ..core.epochs import to_datetime
 
 SOURCES = ["subgraph", "chain-rpc"]
 MAX_ERROR_CHARS = 2000

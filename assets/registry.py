@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ve_analytics.assets.governance_snapshots import write_foundation, write_gauges, write_kpis, write_ve
-from ve_analytics.assets.market_snapshots import write_core_token, write_pools, write_protocol, write_tokens
-from ve_analytics.assets.snapshot_step import SnapshotStep
-from ve_analytics.assets.vault_snapshots import write_vaults
+from .governance_snapshots import write_foundation, write_gauges, write_kpis, write_ve
+from .market_snapshots import write_core_token, write_pools, write_protocol, write_tokens
+from .snapshot_step import SnapshotStep
+from .vault_snapshots import write_vaults
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,11 @@ from typing import Any, Iterator, Optional
 from dagster import ConfigurableResource, InitResourceContext, ResourceDefinition
 from pydantic import PrivateAttr
 
-from ve_analytics.core.chains import MULTICALL3, STATS_CHAIN_ID, ChainConfig, load_book
-from ve_analytics.core.config import Settings
-from ve_analytics.readers.chain import ChainReader
-from ve_analytics.readers.graphql import SubgraphClient
-from ve_analytics.warehouse.client import get_client
+from ..core.chains import MULTICALL3, STATS_CHAIN_ID, ChainConfig, load_book
+from ..core.config import Settings
+from ..readers.chain import ChainReader
+from ..readers.graphql import SubgraphClient
+from ..warehouse.client import get_client
 
 log = logging.getLogger("orchestration.progress")
 

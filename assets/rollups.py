@@ -14,9 +14,9 @@ from dagster import (
     asset,
 )
 
-from ve_analytics.assets import groups
-from ve_analytics.assets.resources import ChainResource, WarehouseResource
-from ve_analytics.assets.writers import query_rows, run_transform
+from . import groups
+from .resources import ChainResource, WarehouseResource
+from .writers import query_rows, run_transform
 
 # target table -> (INSERT ... SELECT file, source table whose fingerprint keys the dedup token)
 TRANSFORMS = {

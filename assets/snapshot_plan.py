@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import AbstractSet, Mapping, Sequence
 
-from ve_analytics.assets.partitions import FORCE_TAG, SNAPSHOTS_FROM_TAG, SNAPSHOTS_UNTIL_TAG, parse_tag_time
-from ve_analytics.core.epochs import QUARTER_HOUR, iso
+from .partitions import FORCE_TAG, SNAPSHOTS_FROM_TAG, SNAPSHOTS_UNTIL_TAG, parse_tag_time
+from ..core.epochs import QUARTER_HOUR, iso
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
-from ve_analytics.assets.resources import ChainResource, Progress
-from ve_analytics.assets.snapshot_plan import SnapshotPlan
-from ve_analytics.assets.upstream import SnapshotPoint, fetch_each
-from ve_analytics.assets.writers import insert_columns
-from ve_analytics.readers.graphql import SubgraphClient
+from .resources import ChainResource, Progress
+from .snapshot_plan import SnapshotPlan
+from .upstream import SnapshotPoint, fetch_each
+from .writers import insert_columns
+from ..readers.graphql import SubgraphClient
 
 R = TypeVar("R")
 

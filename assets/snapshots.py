@@ -20,16 +20,16 @@ from dagster import (
     asset,
 )
 
-from ve_analytics.assets import groups
-from ve_analytics.assets.partitions import SNAPSHOT_DAYS_PER_RUN, SNAPSHOTS_UNTIL_TAG
-from ve_analytics.assets.publication import failures_recorded, publish, published_times
-from ve_analytics.assets.registry import PUBLICATION, SNAPSHOT_ASSET_NAMES, SNAPSHOT_ASSETS, SnapshotAsset
-from ve_analytics.assets.resources import ChainResource, Progress, SubgraphResource, WarehouseResource
-from ve_analytics.assets.runs import run_created_at
-from ve_analytics.assets.snapshot_plan import SnapshotPlan, due_times, is_forced, plan_snapshots
-from ve_analytics.assets.snapshot_step import SnapshotStep
-from ve_analytics.assets.upstream import resolve_points
-from ve_analytics.core.epochs import iso
+from . import groups
+from .partitions import SNAPSHOT_DAYS_PER_RUN, SNAPSHOTS_UNTIL_TAG
+from .publication import failures_recorded, publish, published_times
+from .registry import PUBLICATION, SNAPSHOT_ASSET_NAMES, SNAPSHOT_ASSETS, SnapshotAsset
+from .resources import ChainResource, Progress, SubgraphResource, WarehouseResource
+from .runs import run_created_at
+from .snapshot_plan import SnapshotPlan, due_times, is_forced, plan_snapshots
+from .snapshot_step import SnapshotStep
+from .upstream import resolve_points
+from ..core.epochs import iso
 
 
 def run_plan(context: AssetExecutionContext, warehouse: WarehouseResource, chain_id: int) -> SnapshotPlan:

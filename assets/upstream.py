@@ -11,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence, TypeVar
 
-from ve_analytics.readers.chain import BlockNotFinal, BlockRef, ChainReader
-from ve_analytics.readers.graphql import SubgraphClient, SubgraphError, SubgraphMeta
+from ..readers.chain import BlockNotFinal, BlockRef, ChainReader
+from ..readers.graphql import SubgraphClient, SubgraphError, SubgraphMeta
 
 log = logging.getLogger("assets.upstream")
 T = TypeVar("T")

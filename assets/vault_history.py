@@ -15,16 +15,16 @@ from dagster import (
     asset,
 )
 
-from ve_analytics.assets import groups
-from ve_analytics.assets.resources import ChainResource, Progress, SubgraphResource, WarehouseResource
-from ve_analytics.assets.rows.values import ref_id, req_int
-from ve_analytics.assets.rows.vault_history import VaultHistoryRead, vault_event_columns, vault_period_columns
-from ve_analytics.assets.runs import partition_range
-from ve_analytics.assets.upstream import history_block
-from ve_analytics.assets.writers import insert_columns
-from ve_analytics.core.epochs import DAY, HOUR, to_datetime
-from ve_analytics.readers.chain import ChainReader
-from ve_analytics.readers.graphql import SubgraphClient
+from . import groups
+from .resources import ChainResource, Progress, SubgraphResource, WarehouseResource
+from .rows.values import ref_id, req_int
+from .rows.vault_history import VaultHistoryRead, vault_event_columns, vault_period_columns
+from .runs import partition_range
+from .upstream import history_block
+from .writers import insert_columns
+from ..core.epochs import DAY, HOUR, to_datetime
+from ..readers.chain import ChainReader
+from ..readers.graphql import SubgraphClient
 
 FLOW_FIELDS = "vault { id } user shares amount0 amount1 amountUSD timestamp blockNumber transactionHash logIndex"
 HARVEST_FIELDS = "vault { id } token { id decimals } amount amountUSD timestamp blockNumber transactionHash"

@@ -8,8 +8,8 @@ from typing import Sequence
 
 from eth_utils import to_checksum_address
 
-from ve_analytics.assets.rows.values import columns, opt_float, ref_id
-from ve_analytics.assets.rows.vaults import (
+from .rows.values import columns, opt_float, ref_id
+from .rows.vaults import (
     VAULT_COLUMNS,
     TokenBook,
     Views,
@@ -20,10 +20,10 @@ from ve_analytics.assets.rows.vaults import (
     views_by_vault,
     with_pointer_answers,
 )
-from ve_analytics.assets.snapshot_step import SnapshotStep
-from ve_analytics.assets.upstream import SnapshotPoint
-from ve_analytics.core.vaults import VaultConfig
-from ve_analytics.readers.chain import ChainReader
+from .snapshot_step import SnapshotStep
+from .upstream import SnapshotPoint
+from ..core.vaults import VaultConfig
+from ..readers.chain import ChainReader
 
 
 def _deployed(chain: ChainReader, address: str, block: int) -> bool:

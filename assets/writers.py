@@ -16,7 +16,7 @@ import hashlib
 from collections import defaultdict
 from typing import Any, Mapping, Sequence
 
-from ve_analytics.warehouse import sqlbook
+from ..warehouse import sqlbook
 
 # Every insert and INSERT ... SELECT of the assets runs with these settings.
 WRITE_SETTINGS: dict[str, Any] = {

@@ -18,21 +18,21 @@ import sys
 import time
 from pathlib import Path
 
-from ve_analytics.core.config import Settings
-from ve_analytics.core.logs import setup_logging
+from ..core.config import Settings
+from ..core.logs import setup_logging
 
 log = logging.getLogger("cli")
 
 
 def _warehouse(settings: Settings, args: argparse.Namespace) -> int:
-    from ve_analytics.warehouse.server import serve
+    from ..warehouse.server import serve
 
     serve(settings, host=args.host, port=args.port, data_dir=Path(args.data_dir) if args.data_dir else None)
     return 0
 
 
 def _migrate(settings: Settings, args: argparse.Namespace) -> int:
-    from ve_analytics.warehouse.migrate import migrate
+    from ..warehouse.migrate import migrate
 
     applied = migrate(settings)
     log.info("migrations up to date (%d applied now)", len(applied))
@@ -42,9 +42,9 @@ def _migrate(settings: Settings, args: argparse.Namespace) -> int:
 def _backfill(settings: Settings, args: argparse.Namespace) -> int:
     """Backfills submitted to the instance's webserver (DAGSTER_URL, or DAGSTER_HOST:DAGSTER_PORT);
     when none answers, a webserver and daemon run on DAGSTER_HOME for the duration."""
-    from ve_analytics.cli.stack import dagster_for
-    from ve_analytics.orchestration.backfill import BackfillFailed, backfill
-    from ve_analytics.orchestration.webserver import WebserverError
+    from .stack import dagster_for
+    from ..orchestration.backfill import BackfillFailed, backfill
+    from ..orchestration.webserver import WebserverError
 
     try:
         with dagster_for(settings, settings.data_dir / "logs") as dagster_settings:
@@ -56,14 +56,14 @@ def _backfill(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _api(settings: Settings, args: argparse.Namespace) -> int:
-    from ve_analytics.api.server import serve
+    from ..api.server import serve
 
     serve(settings, host=args.host, port=args.port, workers=args.workers, families=("stats", "vaults"))
     return 0
 
 
 def _vault_api(settings: Settings, args: argparse.Namespace) -> int:
-    from ve_analytics.api.server import serve
+    from ..api.server import serve
 
     host = args.host or settings.vault_api_host
     port = args.port or settings.vault_api_port
@@ -72,7 +72,7 @@ def _vault_api(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _up(settings: Settings, args: argparse.Namespace) -> int:
-    from ve_analytics.cli.stack import Stack
+    from .stack import Stack
 
     stack = Stack(settings, log_dir=settings.data_dir / "logs")
     stopping = False

@@ -26,9 +26,9 @@ from typing import Iterator
 
 import httpx
 
-from ve_analytics.core.config import Settings
-from ve_analytics.cli.processes import Service, cli
-from ve_analytics.core.chains import load_book
+from ..core.config import Settings
+from .processes import Service, cli
+from ..core.chains import load_book
 
 log = logging.getLogger("stack")
 CODE_LOCATION = ["-m", "ve_analytics.orchestration.definitions", "-a", "defs"]
@@ -77,8 +77,8 @@ class DagsterServices:
     def start(self, timeout: float = 300) -> "DagsterServices":
         """The webserver (waited for), then the daemon (not waited for: a backfill submitted while
         it loads is picked up by its first pass; `orchestration.backfill` checks it is there)."""
-        from ve_analytics.orchestration.instance import RUN_CREATION_ENV, ensure_instance_dir
-        from ve_analytics.orchestration.webserver import Webserver
+        from ..orchestration.instance import RUN_CREATION_ENV, ensure_instance_dir
+        from ..orchestration.webserver import Webserver
 
         s = self.settings
         self.log_dir.mkdir(parents=True, exist_ok=True)
@@ -123,7 +123,7 @@ def dagster_for(settings: Settings, log_dir: Path) -> Iterator[Settings]:
     """The settings of a Dagster webserver that serves the instance: the configured one when it
     answers, otherwise a webserver and daemon started here for the duration. Those are stopped
     once the daemon has marked the backfills finished (so the UI does not show them in progress)."""
-    from ve_analytics.orchestration.webserver import Webserver, WebserverError
+    from ..orchestration.webserver import Webserver, WebserverError
 
     with Webserver(settings.dagster_url) as web:
         if web.answers():
@@ -174,8 +174,8 @@ class Stack:
             self.settings = s = dataclasses.replace(s, chains=load_book(s.chain_book, os.environ))
             log.info("chain book of the devnet written to %s (chains %s)", s.chain_book, ", ".join(map(str, s.chains)))
 
-        from ve_analytics.orchestration.backfill import backfill
-        from ve_analytics.warehouse.migrate import migrate
+        from ..orchestration.backfill import backfill
+        from ..warehouse.migrate import migrate
 
         migrate(s)
         dagster = DagsterServices(s, self.log_dir)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from ve_analytics.core.vaults import VaultConfig, parse_vaults
+from .vaults import VaultConfig, parse_vaults
 
 MULTICALL3 = "0xcA11bde05977b3631167028862bE2a173976CA11"  # the same address on every EVM chain
 STATS_CHAIN_ID = 56  # the chain of the /api/stats and /api/v1 families

@@ -11,8 +11,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ve_analytics.core.chains import STATS_CHAIN_ID, ChainConfig, load_book
-from ve_analytics.core.vaults import VaultConfig
+from .chains import STATS_CHAIN_ID, ChainConfig, load_book
+from .vaults import VaultConfig
 
 
 def _env(name: str, default: str) -> str:

@@ -11,8 +11,8 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from ve_analytics.core.epochs import HOUR
-from ve_analytics.core.windows import FLOW_WINDOWS, window_end
+from .epochs import HOUR
+from .windows import FLOW_WINDOWS, window_end
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, floor_to, iso
+from .epochs import DAY, HOUR, QUARTER_HOUR, floor_to, iso
 
 DAILY_FMT = "%Y-%m-%d"
 SNAPSHOTS_FROM_TAG = "ve/snapshots_from"  # ISO 8601 UTC, inclusive

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ve_analytics.core.epochs import DAY, HOUR, floor_to
+from .epochs import DAY, HOUR, floor_to
 
 FLOW_WINDOWS: dict[str, int] = {"24h": DAY, "7d": 7 * DAY, "30d": 30 * DAY}  # label -> duration
 ANCHOR = "latest_completed_hour"  # where every window ends, as the API names it

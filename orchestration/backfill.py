@@ -32,7 +32,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
-from ve_analytics.assets.partitions import (
+from ..assets.partitions import (
     SNAPSHOT_DAYS_PER_RUN,
     daily_partitions,
     day_key,
@@ -43,22 +43,24 @@ from ve_analytics.assets.partitions import (
     snapshot_partitions,
     snapshot_tags,
 )
-from ve_analytics.assets.publication import published_times
-from ve_analytics.assets.upstream import protocol_start
-from ve_analytics.core.chains import STATS_CHAIN_ID
-from ve_analytics.core.config import Settings
-from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, floor_to
-from ve_analytics.core.partition_keys import PARTITION_TAG, RANGE_END_TAG, RANGE_START_TAG
-from ve_analytics.orchestration.instance import dagster_instance, ensure_instance_dir
-from ve_analytics.orchestration.webserver import (
+from ..assets.publication import published_times
+from ..assets.upstream import protocol_start
+from ..core.chains import STATS_CHAIN_ID
+from ..core.config import Settings
+from ..core.epochs import DAY, HOUR, QUARTER_HOUR, floor_to
+from ..core.partition_keys import PARTITION_TAG, RANGE_END_TAG, RANGE_START_TAG
+from .definitions import build_defs
+from .instance import dagster_instance, ensure_instance_dir
+from .webserver import (
     BACKFILL_DONE,
     BACKFILL_FAILED,
     RUN_FINISHED,
     Webserver,
     WebserverError,
 )
-from ve_analytics.readers.chain import ChainReader
-from ve_analytics.readers.graphql import SubgraphClient
+from ..readers.chain import ChainReader
+from ..readers.graphql import SubgraphClient
+from ..warehouse.client import get_client
 
 SNAPSHOTS_PER_DAY = DAY // QUARTER_HOUR
 HEARTBEAT_SECONDS = 30.0  # a progress line at least this often, even without progress
@@ -212,8 +214,6 @@ def backfill(
     newest completed boundary (the API then starts stale, for tests). `timeout` bounds each of
     the two waits (None: as long as the runs take).
     """
-    from ve_analytics.warehouse.client import get_client
-
     say = progress or (lambda line: None)
     started = time.monotonic()
     deadline = (lambda: time.monotonic() + timeout) if timeout else (lambda: None)
@@ -293,8 +293,6 @@ def backfill(
 
 
 def _execute_in_process(settings: Settings, job_name: str, partition_key: str, tags: dict[str, str] | None = None) -> str:
-    from ve_analytics.orchestration.definitions import build_defs
-
     job = build_defs(settings).resolve_job_def(job_name)
     with dagster_instance(settings) as instance:
         return job.execute_in_process(

@@ -27,13 +27,13 @@ from typing import Any, Sequence
 
 from dagster import AssetCheckExecutionContext, AssetCheckResult, AssetChecksDefinition, asset_check
 
-from ve_analytics.assets import registry
-from ve_analytics.assets.resources import ChainResource, WarehouseResource
-from ve_analytics.assets.writers import query_rows
-from ve_analytics.core.config import Settings
-from ve_analytics.core.epochs import iso
-from ve_analytics.core.methodology import METHODOLOGY_VERSION
-from ve_analytics.warehouse import sqlbook
+from ..assets import registry
+from ..assets.resources import ChainResource, WarehouseResource
+from ..assets.writers import query_rows
+from ..core.config import Settings
+from ..core.epochs import iso
+from ..core.methodology import METHODOLOGY_VERSION
+from ..warehouse import sqlbook
 
 REL_TOL = 1e-9
 FAR_FUTURE = 32503680000  # year 3000: "no upper bound" for range-parameterized check SQL

@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from dagster import Definitions
 
-from ve_analytics.assets.governance_events import build_governance_event_assets
-from ve_analytics.assets.hourly import build_hourly_assets
-from ve_analytics.assets.partitions import daily_partitions, snapshot_partitions
-from ve_analytics.assets.resources import resources_for
-from ve_analytics.assets.rollups import build_rollup_assets
-from ve_analytics.assets.snapshots import build_snapshot_assets
-from ve_analytics.assets.vault_history import build_vault_history_assets
-from ve_analytics.core.config import Settings
-from ve_analytics.orchestration.checks import build_checks
-from ve_analytics.orchestration.jobs import build_jobs
-from ve_analytics.orchestration.schedules import build_schedules
-from ve_analytics.orchestration.sensors import build_sensors
+from ..assets.governance_events import build_governance_event_assets
+from ..assets.hourly import build_hourly_assets
+from ..assets.partitions import daily_partitions, snapshot_partitions
+from ..assets.resources import resources_for
+from ..assets.rollups import build_rollup_assets
+from ..assets.snapshots import build_snapshot_assets
+from ..assets.vault_history import build_vault_history_assets
+from ..core.config import Settings
+from .checks import build_checks
+from .jobs import build_jobs
+from .schedules import build_schedules
+from .sensors import build_sensors
 
 
 def build_defs(settings: Settings | None = None, *, now: float | None = None) -> Definitions:

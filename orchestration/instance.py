@@ -15,8 +15,8 @@ from typing import Iterator
 
 from dagster import DagsterInstance
 
-from ve_analytics.core.config import Settings
-from ve_analytics.core.partition_keys import BACKFILL_TAG
+from ..core.config import Settings
+from ..core.partition_keys import BACKFILL_TAG
 
 MARKER = "# Written by ve-analytics"
 DEQUEUE_INTERVAL_SECONDS = 1

@@ -9,7 +9,7 @@ from typing import Any
 
 from dagster import AssetSelection, define_asset_job, in_process_executor
 
-from ve_analytics.assets.registry import PUBLICATION, SNAPSHOT_ASSET_NAMES
+from ..assets.registry import PUBLICATION, SNAPSHOT_ASSET_NAMES
 
 SNAPSHOT_ASSETS = (*SNAPSHOT_ASSET_NAMES, PUBLICATION)
 HISTORY_ASSETS = ("pool_hourly", "daily_rollups", "governance_events", "vault_history")

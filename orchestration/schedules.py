@@ -21,8 +21,8 @@ from dagster import (
     schedule,
 )
 
-from ve_analytics.core.epochs import DAY, HOUR, iso
-from ve_analytics.assets.partitions import day_key, latest_day_key, latest_snapshot_at, snapshot_day_key, snapshot_tags
+from ..core.epochs import DAY, HOUR, iso
+from ..assets.partitions import day_key, latest_day_key, latest_snapshot_at, snapshot_day_key, snapshot_tags
 
 IN_PROGRESS = [
     DagsterRunStatus.QUEUED,

@@ -10,13 +10,13 @@ import time
 
 from dagster import DefaultSensorStatus, RunFailureSensorContext, SensorDefinition, run_failure_sensor
 
-from ve_analytics.assets.partitions import day_start_of
-from ve_analytics.assets.publication import published_times, record_failure
-from ve_analytics.assets.registry import PUBLICATION
-from ve_analytics.assets.resources import ChainResource, WarehouseResource
-from ve_analytics.assets.runs import succeeded_steps
-from ve_analytics.assets.snapshot_plan import due_times
-from ve_analytics.core.epochs import DAY
+from ..assets.partitions import day_start_of
+from ..assets.publication import published_times, record_failure
+from ..assets.registry import PUBLICATION
+from ..assets.resources import ChainResource, WarehouseResource
+from ..assets.runs import succeeded_steps
+from ..assets.snapshot_plan import due_times
+from ..core.epochs import DAY
 
 PARTITION_TAG = "dagster/partition"
 RANGE_START_TAG = "dagster/asset_partition_range_start"

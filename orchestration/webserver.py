@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from ve_analytics.core.partition_keys import BACKFILL_TAG
+from ..core.partition_keys import BACKFILL_TAG
 
 # BulkActionStatus values: every run finished (COMPLETED_FAILED: some did not succeed); or the
 # backfill itself failed or was canceled

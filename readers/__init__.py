@@ -3,7 +3,7 @@
 Both are configured per chain from `Settings.chain(chain_id)`, so pointing them at real
 endpoints is a configuration change. Neither knows about Dagster or ClickHouse.
 """
-from ve_analytics.readers.chain import ChainReader, ChainReadError, GovernanceState
-from ve_analytics.readers.graphql import SubgraphClient, SubgraphError
+from .chain import ChainReader, ChainReadError, GovernanceState
+from .graphql import SubgraphClient, SubgraphError
 
 __all__ = ["ChainReader", "ChainReadError", "GovernanceState", "SubgraphClient", "SubgraphError"]

@@ -26,8 +26,8 @@ from web3 import Web3
 from web3.providers.rpc import HTTPProvider
 from web3.providers.rpc.utils import ExceptionRetryConfiguration
 
-from ve_analytics.readers.blocks import BlockRef, known_bounds, last_block_at
-from ve_analytics.readers.multicall import (
+from .blocks import BlockRef, known_bounds, last_block_at
+from .multicall import (
     Call,
     aggregate3_calldata,
     decode_aggregate3,
@@ -35,10 +35,12 @@ from ve_analytics.readers.multicall import (
     encode_call,
     encode_calls,
 )
-from ve_analytics.readers.multicall import parse_signature  # noqa: F401 - callers import it from here
+from .multicall import parse_signature  # noqa: F401 - callers import it from here
+
+from ..core.chains import MULTICALL3
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ve_analytics.core.config import Settings
+    from ..core.config import Settings
 
 log = logging.getLogger("readers.chain")
 
@@ -111,7 +113,7 @@ class ChainReader:
         return cls(
             settings.chain(chain_id).rpc_url,
             chain_id,
-            contracts.get("multicall3") or _default_multicall(),
+            contracts.get("multicall3") or MULTICALL3,
             contracts=contracts,
             **kwargs,
         )
@@ -332,9 +334,3 @@ class ChainReader:
             block,
         )
         return {"symbol": sym, "decimals": dec, "totalSupply": supply}
-
-
-def _default_multicall() -> str:
-    from ve_analytics.core.chains import MULTICALL3
-
-    return MULTICALL3

@@ -24,7 +24,7 @@ import clickhouse_connect
 from clickhouse_connect.driver.asyncclient import AsyncClient
 from clickhouse_connect.driver.client import Client
 
-from ve_analytics.core.config import Settings
+from ..core.config import Settings
 
 CONNECT_TIMEOUT = 10
 SEND_RECEIVE_TIMEOUT = 300

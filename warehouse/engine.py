@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ve_analytics.warehouse.errors import ClickHouseError
+from .errors import ClickHouseError
 
 log = logging.getLogger("warehouse.server")
 

@@ -15,10 +15,10 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from ve_analytics.warehouse.errors import ClickHouseError
-from ve_analytics.warehouse.protocol import Warehouse
-from ve_analytics.warehouse.request_body import RequestBody
-from ve_analytics.warehouse.responses import Response
+from .errors import ClickHouseError
+from .protocol import Warehouse
+from .request_body import RequestBody
+from .responses import Response
 
 log = logging.getLogger("warehouse.server")
 

@@ -24,9 +24,9 @@ from pathlib import Path
 
 from clickhouse_connect.driver.exceptions import ClickHouseError as DriverError
 
-from ve_analytics.core.config import Settings
-from ve_analytics.warehouse import sqlbook
-from ve_analytics.warehouse.client import get_client
+from ..core.config import Settings
+from . import sqlbook
+from .client import get_client
 
 log = logging.getLogger("warehouse.migrate")
 

@@ -13,12 +13,12 @@ import uuid
 from collections.abc import Iterable
 from urllib.parse import parse_qsl
 
-from ve_analytics.warehouse.engine import ChdbEngine
-from ve_analytics.warehouse.errors import ClickHouseError
-from ve_analytics.warehouse.request import Insert, parse_request, read_statement
-from ve_analytics.warehouse.request_body import RequestBody
-from ve_analytics.warehouse.responses import Response, error_response, header_safe, result_response
-from ve_analytics.warehouse.users import User, Users
+from .engine import ChdbEngine
+from .errors import ClickHouseError
+from .request import Insert, parse_request, read_statement
+from .request_body import RequestBody
+from .responses import Response, error_response, header_safe, result_response
+from .users import User, Users
 
 log = logging.getLogger("warehouse.server")
 

@@ -15,9 +15,9 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from ve_analytics.warehouse.engine import DEFAULT_DATABASE
-from ve_analytics.warehouse.errors import ClickHouseError
-from ve_analytics.warehouse.request_body import RequestBody, decoded
+from .engine import DEFAULT_DATABASE
+from .errors import ClickHouseError
+from .request_body import RequestBody, decoded
 
 DEFAULT_FORMAT = "TabSeparated"
 INSERT_HEAD_LIMIT = 1 << 16  # an `INSERT INTO ... FORMAT x` header longer than this is not expected

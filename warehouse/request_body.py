@@ -7,7 +7,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from ve_analytics.warehouse.errors import ClickHouseError
+from .errors import ClickHouseError
 
 READ_CHUNK = 1 << 20
 

@@ -13,7 +13,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
-from ve_analytics.warehouse.errors import ClickHouseError
+from .errors import ClickHouseError
 
 _CONTENT_TYPES = {
     "TabSeparated": "text/tab-separated-values; charset=UTF-8",

@@ -41,11 +41,11 @@ import signal
 import threading
 from pathlib import Path
 
-from ve_analytics.core.config import Settings
-from ve_analytics.warehouse.engine import ChdbEngine
-from ve_analytics.warehouse.handler import WarehouseHTTPServer
-from ve_analytics.warehouse.protocol import Warehouse
-from ve_analytics.warehouse.users import users_from_settings
+from ..core.config import Settings
+from .engine import ChdbEngine
+from .handler import WarehouseHTTPServer
+from .protocol import Warehouse
+from .users import users_from_settings
 
 log = logging.getLogger("warehouse.server")
 
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int)
     parser.add_argument("--data-dir")
     args = parser.parse_args(argv)
-    from ve_analytics.core.logs import setup_logging
+    from ..core.logs import setup_logging
 
     setup_logging()
     serve(Settings.from_env(), host=args.host, port=args.port, data_dir=Path(args.data_dir) if args.data_dir else None)

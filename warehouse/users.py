@@ -11,8 +11,8 @@ import hmac
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ve_analytics.core.config import Settings
-from ve_analytics.warehouse.errors import ClickHouseError
+from ..core.config import Settings
+from .errors import ClickHouseError
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ve_analytics.api.schema import ISO_TIME, nullable_ref, obj
-from ve_analytics.api.sql import unix_seconds
-from ve_analytics.core.epochs import iso
-from ve_analytics.core import windows
-from ve_analytics.core.windows import ANCHOR, FLOW_WINDOWS
+from ..schema import ISO_TIME, nullable_ref, obj
+from ..sql import unix_seconds
+from ...core.epochs import iso
+from ...core import windows
+from ...core.windows import ANCHOR, FLOW_WINDOWS
 
 HOURS_COLUMNS = {label: f"hours{label}" for label in FLOW_WINDOWS}  # label -> column of buckets found
 

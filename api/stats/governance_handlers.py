@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ve_analytics.api.errors import ApiError
-from ve_analytics.api.routes import RequestContext
-from ve_analytics.api.stats.governance_schemas import VE_STATS
+from ..errors import ApiError
+from ..routes import RequestContext
+from .governance_schemas import VE_STATS
 
 ANY = -1
 GAUGE_NOT_FOUND = "gauge_not_found"

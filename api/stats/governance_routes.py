@@ -3,13 +3,13 @@ gauges and the foundation, with their parameters. Handlers: governance_handlers.
 governance_schemas.py."""
 from __future__ import annotations
 
-from ve_analytics.api.routes import ErrorDoc, Route
-from ve_analytics.api.schema import array_of, ref
-from ve_analytics.api.stats import governance_handlers
-from ve_analytics.api.stats.governance_handlers import GAUGE_NOT_FOUND
-from ve_analytics.api.stats.market_routes import POOL_ID
-from ve_analytics.api.validation import Param
-from ve_analytics.core.epochs import LAST_EPOCH_START, WEEK
+from ..routes import ErrorDoc, Route
+from ..schema import array_of, ref
+from . import governance_handlers
+from .governance_handlers import GAUGE_NOT_FOUND
+from .market_routes import POOL_ID
+from ..validation import Param
+from ...core.epochs import LAST_EPOCH_START, WEEK
 
 EPOCH_TEXT = "an epoch start: Thursday 00:00 UTC"
 

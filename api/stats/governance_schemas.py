@@ -3,7 +3,7 @@ gauges and the foundation (OpenAPI components.schemas; conventions in protocol_s
 `AprBreakdown`, a gauge's APRs, is also the pools' (market_schemas.py)."""
 from __future__ import annotations
 
-from ve_analytics.api.schema import ADDRESS, ISO_TIME, RAW_INTEGER, nullable, obj, ref
+from ..schema import ADDRESS, ISO_TIME, RAW_INTEGER, nullable, obj, ref
 
 BRIBE_EVENT = obj(
     {

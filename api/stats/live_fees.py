@@ -9,9 +9,9 @@ import asyncio
 import time
 from typing import Any
 
-from ve_analytics.api.errors import ApiError
-from ve_analytics.api.routes import RequestContext
-from ve_analytics.core.epochs import iso
+from ..errors import ApiError
+from ..routes import RequestContext
+from ...core.epochs import iso
 
 LIVE_CACHE_SECONDS = 15  # s-maxage of the live route; the server-side cache is settings.live_cache_seconds
 LIVE_FAILED = "live_dynamic_fees_failed"

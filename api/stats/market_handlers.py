@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ve_analytics.api.errors import ApiError
-from ve_analytics.api.routes import RequestContext
-from ve_analytics.api.stats.flow_windows import flow_window, flow_windows
+from ..errors import ApiError
+from ..routes import RequestContext
+from .flow_windows import flow_window, flow_windows
 
 MAX_LIMIT = 500
 POOL_NOT_FOUND = "pool_not_found"

@@ -3,12 +3,12 @@ dynamic fees (snapshot and live) and competitors. Handlers: market_handlers.py a
 live_fees.py; schemas: market_schemas.py."""
 from __future__ import annotations
 
-from ve_analytics.api.routes import ErrorDoc, Route
-from ve_analytics.api.schema import array_of, ref
-from ve_analytics.api.stats import live_fees, market_handlers
-from ve_analytics.api.stats.live_fees import LIVE_CACHE_SECONDS, LIVE_FAILED
-from ve_analytics.api.stats.market_handlers import MAX_LIMIT, POOL_NOT_FOUND, TOKEN_NOT_FOUND
-from ve_analytics.api.validation import Param
+from ..routes import ErrorDoc, Route
+from ..schema import array_of, ref
+from . import live_fees, market_handlers
+from .live_fees import LIVE_CACHE_SECONDS, LIVE_FAILED
+from .market_handlers import MAX_LIMIT, POOL_NOT_FOUND, TOKEN_NOT_FOUND
+from ..validation import Param
 
 COMPETITORS_CACHE_SECONDS = 300
 SORTS = ("tvl", "volume24h", "fees24h", "apr", "gaugeApr")

@@ -3,8 +3,8 @@ live dynamic fees and competitors (OpenAPI components.schemas; conventions in
 protocol_schemas.py). `AprBreakdown` is the gauges' (governance_schemas.py)."""
 from __future__ import annotations
 
-from ve_analytics.api.schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, array_of, nullable, nullable_ref, obj, ref
-from ve_analytics.api.stats.flow_windows import flow_windows_schema
+from ..schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, array_of, nullable, nullable_ref, obj, ref
+from .flow_windows import flow_windows_schema
 
 TOKEN_REF = obj(
     {"address": ADDRESS, "symbol": {"type": "string"}, "decimals": nullable("integer", "null when unknown")},

@@ -9,12 +9,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ve_analytics.api.errors import ApiError
-from ve_analytics.api.routes import RequestContext
-from ve_analytics.api.sql import unix_seconds
-from ve_analytics.api.stats.flow_windows import HOURS_COLUMNS, flow_windows
-from ve_analytics.core.epochs import QUARTER_HOUR, iso
-from ve_analytics.core.methodology import METHODOLOGY_VERSION
+from ..errors import ApiError
+from ..routes import RequestContext
+from ..sql import unix_seconds
+from .flow_windows import HOURS_COLUMNS, flow_windows
+from ...core.epochs import QUARTER_HOUR, iso
+from ...core.methodology import METHODOLOGY_VERSION
 
 UNHEALTHY = "unhealthy"
 

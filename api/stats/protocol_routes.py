@@ -3,10 +3,10 @@ history and daily totals, /config and /health. Handlers: protocol_handlers.py; s
 protocol_schemas.py."""
 from __future__ import annotations
 
-from ve_analytics.api.routes import ErrorDoc, Route
-from ve_analytics.api.schema import array_of, ref
-from ve_analytics.api.stats import protocol_handlers
-from ve_analytics.api.validation import Param
+from ..routes import ErrorDoc, Route
+from ..schema import array_of, ref
+from . import protocol_handlers
+from ..validation import Param
 
 CONFIG_CACHE_SECONDS = 300
 

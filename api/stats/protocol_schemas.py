@@ -7,8 +7,8 @@ seconds; raw on-chain integers are decimal strings next to a number scaled by 1e
 """
 from __future__ import annotations
 
-from ve_analytics.api.schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, obj
-from ve_analytics.api.stats.flow_windows import FLOW_WINDOW, flow_windows_schema
+from ..schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, obj
+from .flow_windows import FLOW_WINDOW, flow_windows_schema
 
 PROTOCOL_SNAPSHOT = obj(
     {

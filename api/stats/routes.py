@@ -10,8 +10,8 @@ domain's schemas module, and one `Route(...)` in the domain's route table. Nothi
 """
 from __future__ import annotations
 
-from ve_analytics.api.routes import Family
-from ve_analytics.api.stats import (
+from ..routes import Family
+from . import (
     governance_routes,
     governance_schemas,
     market_routes,
@@ -19,7 +19,7 @@ from ve_analytics.api.stats import (
     protocol_routes,
     protocol_schemas,
 )
-from ve_analytics.core.chains import STATS_CHAIN_ID
+from ...core.chains import STATS_CHAIN_ID
 
 CONTRACT_VERSION = "0.1.0"
 

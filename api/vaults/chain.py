@@ -14,7 +14,7 @@ from typing import Any
 
 from eth_utils import to_checksum_address
 
-from ve_analytics.core.vaults import VaultConfig
+from ...core.vaults import VaultConfig
 
 VAULT_VIEWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     # (field, signature, output types): read from every vault

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ve_analytics.api.envelope import Envelope, now_iso
-from ve_analytics.api.schema import ISO_TIME
-from ve_analytics.core.chains import STATS_CHAIN_ID
+from ..envelope import Envelope, now_iso
+from ..schema import ISO_TIME
+from ...core.chains import STATS_CHAIN_ID
 
 API_VERSION = "v1"
 

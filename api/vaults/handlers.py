@@ -7,13 +7,13 @@ import logging
 import re
 from typing import Any
 
-from ve_analytics.api.errors import ApiError
-from ve_analytics.api.routes import RequestContext
-from ve_analytics.api.vaults import sources
-from ve_analytics.api.vaults.chain import BookState, VaultState
-from ve_analytics.api.vaults.manifest import manifest
-from ve_analytics.api.vaults.records import checksum, health_record, token, tvl_usd, vault_record
-from ve_analytics.core.vaults import KINDS
+from ..errors import ApiError
+from ..routes import RequestContext
+from . import sources
+from .chain import BookState, VaultState
+from .manifest import manifest
+from .records import checksum, health_record, token, tvl_usd, vault_record
+from ...core.vaults import KINDS
 
 NOT_FOUND = "not_found"
 INVALID_ADDRESS = "invalid_address"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ve_analytics.api.vaults import abi
-from ve_analytics.api.vaults.records import checksum, deposits_available, token
-from ve_analytics.api.vaults.chain import BookState, VaultState
+from . import abi
+from .records import checksum, deposits_available, token
+from .chain import BookState, VaultState
 
 BPS = 10_000
 ZAP_GAS_MULTIPLIER = 2

@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ve_analytics.api.vaults.chain import VaultState
-from ve_analytics.api.vaults.records import _raw, _scaled, amounts, checksum, token, value_usd
+from .chain import VaultState
+from .records import _raw, _scaled, amounts, checksum, token, value_usd
 
 FLOW_TYPES = ("deposit", "withdrawal")
 

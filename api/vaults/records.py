@@ -6,7 +6,7 @@ from typing import Any
 
 from eth_utils import to_checksum_address
 
-from ve_analytics.api.vaults.chain import BookState, VaultState
+from .chain import BookState, VaultState
 
 ZERO = "0x" + "0" * 40
 

@@ -8,15 +8,15 @@ vault_events), filled by the vault_history asset.
 """
 from __future__ import annotations
 
-from ve_analytics.api.ratelimit import RATE_LIMITED
-from ve_analytics.api.routes import ErrorDoc, Family, Route
-from ve_analytics.api.schema import array_of, ref
-from ve_analytics.api.guide import VAULT_GUIDE
-from ve_analytics.api.validation import Param
-from ve_analytics.api.vaults import handlers, schemas, user_schemas, users
-from ve_analytics.api.vaults.envelope import VaultEnvelope
-from ve_analytics.api.vaults.sources import UPSTREAM_ERROR
-from ve_analytics.core.chains import STATS_CHAIN_ID
+from ..ratelimit import RATE_LIMITED
+from ..routes import ErrorDoc, Family, Route
+from ..schema import array_of, ref
+from ..guide import VAULT_GUIDE
+from ..validation import Param
+from . import handlers, schemas, user_schemas, users
+from .envelope import VaultEnvelope
+from .sources import UPSTREAM_ERROR
+from ...core.chains import STATS_CHAIN_ID
 
 CONTRACT_VERSION = "1.0.0"
 VAULTS_TTL, HEALTH_TTL, GAUGES_TTL, TOKENS_TTL = 15, 10, 60, 60  # spec: server memoization = s-maxage

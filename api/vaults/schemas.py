@@ -3,7 +3,7 @@ with their integration manifest, rebalance health, the protocol root, source hea
 tokens. A vault's history and a wallet's positions are user_schemas.py's."""
 from __future__ import annotations
 
-from ve_analytics.api.schema import ADDRESS, ISO_TIME, RAW_INTEGER, nullable, obj, ref
+from ..schema import ADDRESS, ISO_TIME, RAW_INTEGER, nullable, obj, ref
 
 CHECKSUM = {**ADDRESS, "description": "EIP-55 checksummed address"}
 CHECKSUM_OR_NULL = {**ADDRESS, "type": ["string", "null"], "description": "EIP-55 checksummed address; null when unknown"}

@@ -11,10 +11,10 @@ from typing import Any, Awaitable, Callable
 
 import httpx
 
-from ve_analytics.api.errors import ApiError
-from ve_analytics.api.routes import RequestContext
-from ve_analytics.api.sql import unix_seconds
-from ve_analytics.api.vaults.chain import BookState, read_balances, read_book
+from ..errors import ApiError
+from ..routes import RequestContext
+from ..sql import unix_seconds
+from .chain import BookState, read_balances, read_book
 
 log = logging.getLogger("api")
 

@@ -3,8 +3,8 @@ components.schemas): a vault's history and a wallet's positions and interactions
 users.py. The checksummed address and the vault reference are schemas.py's."""
 from __future__ import annotations
 
-from ve_analytics.api.schema import ISO_TIME, RAW_INTEGER, nullable, obj, ref
-from ve_analytics.api.vaults.schemas import CHECKSUM, VAULT_REF
+from ..schema import ISO_TIME, RAW_INTEGER, nullable, obj, ref
+from .schemas import CHECKSUM, VAULT_REF
 
 USD_OR_NULL = "USD; null when unknown (never 0 for unknown)"
 

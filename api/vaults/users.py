@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from ve_analytics.api.routes import RequestContext
-from ve_analytics.api.vaults import sources
-from ve_analytics.api.vaults.chain import BookState
-from ve_analytics.api.vaults.handlers import find_vault
-from ve_analytics.api.vaults.positions import interaction, portfolio, position, vault_known, vault_ref
-from ve_analytics.api.vaults.records import _scaled, checksum
+from ..routes import RequestContext
+from . import sources
+from .chain import BookState
+from .handlers import find_vault
+from .positions import interaction, portfolio, position, vault_known, vault_ref
+from .records import _scaled, checksum
 
 
 @sources.memoized

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ve_analytics.assets.rows.values import fsum_or_none, opt_float, ref_id
-from ve_analytics.core.epochs import DAY, floor_to, to_datetime
-from ve_analytics.core.flows import HourlySeries, combined, flow_end
-from ve_analytics.core.windows import FLOW_WINDOWS
+from .values import fsum_or_none, opt_float, ref_id
+from ...core.epochs import DAY, floor_to, to_datetime
+from ...core.flows import HourlySeries, combined, flow_end
+from ...core.windows import FLOW_WINDOWS
 
 if TYPE_CHECKING:
-    from ve_analytics.assets.upstream import SnapshotPoint
+    from ..upstream import SnapshotPoint
 
 PRICE_SOURCE = "subgraph:Token.priceUSD"
 CORE_COLUMNS = (

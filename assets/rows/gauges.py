@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ve_analytics.assets.rows.values import fsum_or_none, opt_float, ref_id, to_raw
-from ve_analytics.core.epochs import DAY, WEEK, epoch_start, to_datetime
-from ve_analytics.core.flows import HourlyCloses, HourlySeries, flow_end
-from ve_analytics.core.kpi import KpiInputs, classify, relative_change
-from ve_analytics.core.methodology import METHODOLOGY_VERSION
+from .values import fsum_or_none, opt_float, ref_id, to_raw
+from ...core.epochs import DAY, WEEK, epoch_start, to_datetime
+from ...core.flows import HourlyCloses, HourlySeries, flow_end
+from ...core.kpi import KpiInputs, classify, relative_change
+from ...core.methodology import METHODOLOGY_VERSION
 
 EPOCHS_PER_YEAR = 365 * DAY / WEEK
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ve_analytics.assets.rows.values import columns, opt_float, ref_id, req_int, to_raw
-from ve_analytics.core.epochs import WEEK, epoch_start, to_datetime
+from .values import columns, opt_float, ref_id, req_int, to_raw
+from ...core.epochs import WEEK, epoch_start, to_datetime
 
 BRIBE_COLUMNS = ("chain_id", "epoch", "id", "block_timestamp", "block_number", "transaction_hash", "gauge_address",
                  "pool_address", "token_address", "token_symbol", "token_decimals", "amount_raw", "amount_usd",

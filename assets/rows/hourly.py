@@ -11,8 +11,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from ve_analytics.assets.rows.values import opt_float, ref_id, req_float, req_int
-from ve_analytics.core.epochs import HOUR, to_datetime
+from .values import opt_float, ref_id, req_float, req_int
+from ...core.epochs import HOUR, to_datetime
 
 
 @dataclass(frozen=True)

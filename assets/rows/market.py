@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ve_analytics.assets.rows.values import fsum_or_none, opt_float, opt_int, ref_id, req_float, req_int
-from ve_analytics.core.epochs import DAY, epoch_start, to_datetime
-from ve_analytics.core.flows import HourlySeries, flow_end, protocol_flows
+from .values import fsum_or_none, opt_float, opt_int, ref_id, req_float, req_int
+from ...core.epochs import DAY, epoch_start, to_datetime
+from ...core.flows import HourlySeries, flow_end, protocol_flows
 
 if TYPE_CHECKING:
-    from ve_analytics.assets.upstream import SnapshotPoint
-    from ve_analytics.readers.chain import GovernanceState
+    from ..upstream import SnapshotPoint
+    from ...readers.chain import GovernanceState
 
 V2_TYPES = ("v2-volatile", "v2-stable")
 CL_TYPES = ("cl",)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ve_analytics.assets.rows.values import columns, opt_float, opt_int, ref_id, req_int, to_raw
-from ve_analytics.core.epochs import HOUR, to_datetime
+from .values import columns, opt_float, opt_int, ref_id, req_int, to_raw
+from ...core.epochs import HOUR, to_datetime
 
 PERIOD_COLUMNS = ("chain_id", "vault_address", "period_start", "total_supply_raw", "amount0_raw", "amount1_raw",
                   "tvl_usd", "share_price_usd", "harvested_usd", "apr", "deposits", "withdrawals", "partial")

@@ -12,12 +12,12 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ve_analytics.core.epochs import to_datetime
-from ve_analytics.core.vaults import VaultConfig
-from ve_analytics.readers.chain import ZERO_ADDRESS, Call, ChainReadError
+from ...core.epochs import to_datetime
+from ...core.vaults import VaultConfig
+from ...readers.chain import ZERO_ADDRESS, Call, ChainReadError
 
 if TYPE_CHECKING:
-    from ve_analytics.assets.upstream import SnapshotPoint
+    from ..upstream import SnapshotPoint
 
 VAULT_COLUMNS = (
     "chain_id", "snapshot_at", "block_number", "vault_address", "vault_key", "kind", "pool_address", "gauge_address",

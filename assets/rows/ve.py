@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ve_analytics.assets.rows.values import ref_id, req_int, to_raw
-from ve_analytics.core.epochs import epoch_start, to_datetime
+from .values import ref_id, req_int, to_raw
+from ...core.epochs import epoch_start, to_datetime
 
 if TYPE_CHECKING:
-    from ve_analytics.assets.upstream import SnapshotPoint
-    from ve_analytics.readers.chain import GovernanceState
+    from ..upstream import SnapshotPoint
+    from ...readers.chain import GovernanceState
 
 VE_COLUMNS = ("chain_id", "snapshot_at", "block_number", "locked_raw", "voting_power_raw", "permanent_locked_raw",
               "decaying_locked_raw", "lock_count", "permanent_lock_count", "decaying_lock_count",
