@@ -24,6 +24,7 @@ not used. Internal: it is in no public discovery document (OpenAPI, skill manife
 """
 from __future__ import annotations
 
+import asyncio
 import hmac
 import logging
 import re
@@ -32,7 +33,6 @@ from datetime import datetime, timezone
 from typing import Any
 from urllib.parse import parse_qsl
 
-import httpx
 from sanic import Blueprint, Request
 from sanic.response import HTTPResponse
 
@@ -41,6 +41,7 @@ from .routes import log_failure
 from ..core.config import Settings
 from ..core.epochs import QUARTER_HOUR, floor_to
 from ..core.partition_keys import PARTITION_TAG, snapshot_day_key, snapshot_tags, snapshot_window_start_ts
+from ..readers.dagster_webserver import RUN_IN_PROGRESS, Webserver, WebserverError
 
 log = logging.getLogger("api")
 
@@ -52,7 +53,6 @@ LAUNCH_FAILED = "snapshot_launch_failed"
 LAUNCH_TIMEOUT_SECONDS = 60
 STALE_RUN_SECONDS = 1800  # an in-progress run older than this is not waited for
 JOB = "snapshot_job"
-IN_PROGRESS = ["QUEUED", "NOT_STARTED", "STARTING", "STARTED"]
 SNAPSHOT_FMT = "%Y-%m-%d-%H:%M"  # a 15-minute window by its start
 _KEY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{2}:(?:00|15|30|45)")
 PARTITION_ACCEPTS = "a 15-minute window YYYY-MM-DD-HH:MM (minutes 00, 15, 30 or 45) that has ended and lies in the snapshot partition window"
@@ -105,92 +105,18 @@ def partition_key(query_string: str, settings: Settings, now: float | None = Non
 # ------------------------------------------------------------------------------ launch
 
 
-class LaunchFailed(Exception):
-    """The run could not be launched: the webserver is unreachable or refused."""
-
-
-_JOBS = """
-query Jobs {
-  repositoriesOrError {
-    __typename
-    ... on RepositoryConnection { nodes { name location { name } jobs { name } } }
-    ... on Error { message }
-  }
-}"""
-
-_RUNS = """
-query Running($filter: RunsFilter) {
-  runsOrError(filter: $filter, limit: 1) {
-    __typename
-    ... on Runs { results { runId status } }
-    ... on Error { message }
-  }
-}"""
-
-_LAUNCH = """
-mutation Launch($params: ExecutionParams!) {
-  launchRun(executionParams: $params) {
-    __typename
-    ... on LaunchRunSuccess { run { runId } }
-    ... on Error { message }
-    ... on RunConfigValidationInvalid { errors { message } }
-  }
-}"""
-
-
-async def _graphql(http: httpx.AsyncClient, document: str, **variables: Any) -> dict[str, Any]:
-    try:
-        r = await http.post("/graphql", json={"query": document, "variables": variables})
-        body = r.json()
-    except (httpx.HTTPError, ValueError) as exc:
-        raise LaunchFailed(f"the Dagster webserver did not answer ({type(exc).__name__})") from None
-    if body.get("errors") or "data" not in body:
-        raise LaunchFailed(f"the Dagster webserver refused the request: {(body.get('errors') or [{}])[0].get('message', r.status_code)}")
-    return body["data"]
-
-
-def _refused(result: dict[str, Any]) -> LaunchFailed:
-    detail = result.get("message") or "; ".join(e["message"] for e in result.get("errors", [])) or result["__typename"]
-    return LaunchFailed(f"{result['__typename']}: {detail}"[:500])
-
-
-async def _job_selector(http: httpx.AsyncClient, job_name: str) -> dict[str, str]:
-    repos = (await _graphql(http, _JOBS))["repositoriesOrError"]
-    if repos["__typename"] != "RepositoryConnection":
-        raise _refused(repos)
-    for repo in repos["nodes"]:
-        if any(job["name"] == job_name for job in repo["jobs"]):
-            return {"repositoryLocationName": repo["location"]["name"], "repositoryName": repo["name"], "jobName": job_name}
-    raise LaunchFailed(f"no code location of the Dagster webserver has the job {job_name}")
-
-
-async def launch(settings: Settings, key: str) -> dict[str, Any]:
+def launch(settings: Settings, key: str) -> dict[str, Any]:
     """Launch snapshot_job for the snapshot at the end of window `key` through the Dagster
-    webserver (its run queue starts it); {runId, status: started | already_running}."""
+    webserver (its run queue starts it); {runId, status: started | already_running}. Blocking:
+    the route runs it in a thread."""
     at = int(datetime.strptime(key, SNAPSHOT_FMT).replace(tzinfo=timezone.utc).timestamp()) + QUARTER_HOUR
     tags = snapshot_tags(at, at)
-    async with httpx.AsyncClient(base_url=settings.dagster_url, timeout=LAUNCH_TIMEOUT_SECONDS) as http:
-        selector = await _job_selector(http, JOB)
-        running_filter = {
-            "pipelineName": JOB,
-            "tags": [{"key": k, "value": v} for k, v in tags.items()],
-            "statuses": IN_PROGRESS,
-            "createdAfter": time.time() - STALE_RUN_SECONDS,  # a crashed run does not block forever
-        }
-        runs = (await _graphql(http, _RUNS, filter=running_filter))["runsOrError"]
-        if runs["__typename"] != "Runs":
-            raise _refused(runs)
-        if runs["results"]:
-            return {"runId": runs["results"][0]["runId"], "status": "already_running"}
-        params = {
-            "selector": selector,
-            "executionMetadata": {"tags": [{"key": k, "value": v}
-                                           for k, v in {**tags, PARTITION_TAG: snapshot_day_key(at)}.items()]},
-        }
-        result = (await _graphql(http, _LAUNCH, params=params))["launchRun"]
-        if result["__typename"] != "LaunchRunSuccess":
-            raise _refused(result)
-        return {"runId": result["run"]["runId"], "status": "started"}
+    with Webserver(settings.dagster_url, timeout=LAUNCH_TIMEOUT_SECONDS) as web:
+        running = web.runs(job_name=JOB, tags=tags, statuses=RUN_IN_PROGRESS, limit=1,
+                           created_after=time.time() - STALE_RUN_SECONDS)  # a crashed run does not block forever
+        if running:
+            return {"runId": running[0]["runId"], "status": "already_running"}
+        return {"runId": web.launch_run(JOB, {**tags, PARTITION_TAG: snapshot_day_key(at)}), "status": "started"}
 
 
 def cron_blueprint(settings: Settings) -> Blueprint:
@@ -202,8 +128,8 @@ def cron_blueprint(settings: Settings) -> Blueprint:
                 raise unauthorized()
             key = partition_key(request.query_string, settings)
             try:
-                answer = await launch(settings, key)
-            except LaunchFailed as exc:
+                answer = await asyncio.to_thread(launch, settings, key)
+            except WebserverError as exc:
                 raise ApiError(500, LAUNCH_FAILED, f"the snapshot run could not be launched: {exc}") from None
             data = {"runId": answer["runId"], "partitionKey": key, "status": answer["status"]}
             log.info("%s %s -> run %s (%s) for partition %s", request.method, request.path, data["runId"], data["status"], key)

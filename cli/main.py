@@ -44,7 +44,7 @@ def _backfill(settings: Settings, args: argparse.Namespace) -> int:
     when none answers, a webserver and daemon run on DAGSTER_HOME for the duration."""
     from .stack import dagster_for
     from ..orchestration.backfill import BackfillFailed, backfill
-    from ..orchestration.webserver import WebserverError
+    from ..readers.dagster_webserver import WebserverError
 
     try:
         with dagster_for(settings, settings.data_dir / "logs") as dagster_settings:

@@ -78,7 +78,7 @@ class DagsterServices:
         """The webserver (waited for), then the daemon (not waited for: a backfill submitted while
         it loads is picked up by its first pass; `orchestration.backfill` checks it is there)."""
         from ..orchestration.instance import RUN_CREATION_ENV, ensure_instance_dir
-        from ..orchestration.webserver import Webserver
+        from ..readers.dagster_webserver import Webserver
 
         s = self.settings
         self.log_dir.mkdir(parents=True, exist_ok=True)
@@ -123,7 +123,7 @@ def dagster_for(settings: Settings, log_dir: Path) -> Iterator[Settings]:
     """The settings of a Dagster webserver that serves the instance: the configured one when it
     answers, otherwise a webserver and daemon started here for the duration. Those are stopped
     once the daemon has marked the backfills finished (so the UI does not show them in progress)."""
-    from ..orchestration.webserver import Webserver, WebserverError
+    from ..readers.dagster_webserver import Webserver, WebserverError
 
     with Webserver(settings.dagster_url) as web:
         if web.answers():

@@ -51,7 +51,7 @@ from ..core.epochs import DAY, HOUR, QUARTER_HOUR, floor_to
 from ..core.partition_keys import PARTITION_TAG, RANGE_END_TAG, RANGE_START_TAG
 from .definitions import build_defs
 from .instance import dagster_instance, ensure_instance_dir
-from .webserver import (
+from ..readers.dagster_webserver import (
     BACKFILL_DONE,
     BACKFILL_FAILED,
     RUN_FINISHED,

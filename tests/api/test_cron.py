@@ -8,7 +8,6 @@ snapshot.
 """
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import subprocess
 import sys
@@ -18,6 +17,7 @@ import httpx
 import pytest
 
 from ve_analytics.api import cron
+from ve_analytics.readers.dagster_webserver import WebserverError
 from ve_analytics.api.errors import ApiError
 from support.api_server import ApiServer
 from support.chains import with_devnet_book
@@ -74,8 +74,8 @@ def test_partition_key_validation(fresh_settings):
 
 def test_launch_without_a_webserver_fails_loudly(fresh_settings):
     nobody = dataclasses.replace(fresh_settings, dagster_port=free_port(), dagster_webserver_url="")
-    with pytest.raises(cron.LaunchFailed, match="the Dagster webserver did not answer"):
-        asyncio.run(cron.launch(nobody, "2025-11-22-08:00"))
+    with pytest.raises(WebserverError, match="did not answer"):
+        cron.launch(nobody, "2025-11-22-08:00")
 
 
 def test_the_api_imports_neither_dagster_nor_the_orchestration():
@@ -240,4 +240,5 @@ def test_webserver_down_is_a_launch_failure(cron_stack, http):
     webserver.stop()
     r = http.post(cron_stack.url + PATH, headers={"Authorization": f"Bearer {TOKEN}"})
     _assert_error(r, 500, cron.LAUNCH_FAILED)
-    assert "the Dagster webserver did not answer" in r.json()["error"]["message"]
+    message = r.json()["error"]["message"]
+    assert message.startswith("the snapshot run could not be launched: the Dagster webserver at") and "did not answer" in message

@@ -53,7 +53,7 @@ def test_session_backfills_show_as_completed_with_every_partition_successful(sta
     of the previous test has made it pass since the session's."""
     import time
 
-    from ve_analytics.orchestration.webserver import Webserver
+    from ve_analytics.readers.dagster_webserver import Webserver
 
     s = stack.backfill_summary
     with Webserver(stack.settings.dagster_url) as web:

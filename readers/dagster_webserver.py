@@ -1,11 +1,13 @@
-"""The Dagster webserver's GraphQL API, as the backfill uses it: the public way to ask an instance
-for a backfill (which its daemon then runs) and to follow it.
+"""The Dagster webserver's GraphQL API: the public way to ask an instance for a backfill or a run
+(which its daemon and run queue then start) and to follow them. Used by the backfill
+(orchestration) and the API's cron trigger; plain HTTP, no Dagster import.
 
     web = Webserver(settings.dagster_url)
     web.wait_ready(["history_job", "snapshot_job"])       # code location loaded, daemon beating
     backfill_id = web.launch_backfill("history_job", keys, tags={...}, title="history ...")
     web.backfill(backfill_id)                              # status and per-partition run statuses
     web.runs(tags={"dagster/backfill": backfill_id})
+    web.launch_run("snapshot_job", tags={...})            # one run, as a launch from the UI
 
 Only documented GraphQL fields are used (the same ones the Dagster UI reads).
 """
@@ -84,6 +86,15 @@ CANCEL_BACKFILL = """
 mutation Cancel($id: String!) {
   cancelPartitionBackfill(backfillId: $id) { __typename ... on Error { message } }
 }"""
+
+LAUNCH_RUN = """
+mutation LaunchRun($params: ExecutionParams!) {
+  launchRun(executionParams: $params) {
+    __typename
+    ... on LaunchRunSuccess { run { runId } }
+    %s
+  }
+}""" % _ERROR_FIELDS
 
 RUNS = """
 query Runs($filter: RunsFilter, $limit: Int) {
@@ -253,10 +264,25 @@ class Webserver:
         if result["__typename"] != "CancelBackfillSuccess":
             raise WebserverError(f"backfill {backfill_id} could not be canceled: {_message(result)}")
 
+    def launch_run(self, job_name: str, tags: dict[str, str]) -> str:
+        """One run of `job_name` with `tags` (partition tags included), queued like a launch from
+        the UI; its run id."""
+        params = {
+            "selector": {**self.job_location(job_name).repository_selector(), "jobName": job_name},
+            "executionMetadata": {"tags": [{"key": k, "value": v} for k, v in tags.items()]},
+        }
+        result = self.query(LAUNCH_RUN, params=params)["launchRun"]
+        if result["__typename"] != "LaunchRunSuccess":
+            raise WebserverError(f"the {job_name} run was refused: {result['__typename']}: {_message(result)}"[:500])
+        return result["run"]["runId"]
+
     def runs(self, *, tags: dict[str, str] | None = None, job_name: str | None = None,
-             statuses: list[str] | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+             statuses: list[str] | None = None, created_after: float | None = None,
+             limit: int | None = None) -> list[dict[str, Any]]:
         """Runs matching every filter, newest first: {runId, status, jobName, creationTime, tags: {k: v}}."""
         filters: dict[str, Any] = {}
+        if created_after is not None:
+            filters["createdAfter"] = created_after
         if tags:
             filters["tags"] = [{"key": k, "value": v} for k, v in tags.items()]
         if job_name:
