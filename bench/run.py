@@ -43,19 +43,19 @@ BOOK = QueryBook("stats")  # warehouse_sql/queries/stats/*.sql, as the API loads
 CORE = "{coreToken}"  # replaced by the core token's address (lower case, as the API parses it)
 
 # The routes measured (paths under /api/stats), each with what its handler runs, read from its
-# code (api/stats/handlers.py, market.py, governance.py): every SQL file in order, with the values
+# code (api/stats/*_handlers.py): every SQL file in order, with the values
 # it binds besides chain_id and snapshot_at (the route's parameters under snake_case names, then
 # the handler's keyword values; see RequestContext.rows). Before every snapshot-backed request the
 # API also runs latest_snapshot.sql. The bench runs each handler once against the warehouse
 # (bench/trace.py) and stops if this table differs from what it actually ran.
 ANY = -1  # governance.ANY: "no filter" for epoch / venft_id
-POOL_FILTERS = {"pair_a": "", "pair_b": "", "token": "", "pool": "", "fee_kind": ""}  # market._pool_filters defaults
+POOL_FILTERS = {"pair_a": "", "pair_b": "", "token": "", "pool": "", "fee_kind": ""}  # market_handlers._pool_filters defaults
 SQL_MAP: dict[str, tuple[tuple[str, dict], ...]] = {
     # handlers.protocol: ctx.rows()
     "/protocol": (("protocol", {}),),
     # handlers.protocol_history: ctx.rows(); days from the query
     "/protocol/history?days=365": (("protocol_history", {"days": 365}),),
-    # market.pools: ctx.rows("pools", **_pool_filters(sort, type, limit, min_tvl, incentivized=-1|0|1))
+    # market_handlers.pools: ctx.rows("pools", **_pool_filters(sort, type, limit, min_tvl, incentivized=-1|0|1))
     "/pools?sort=volume24h&type=all&limit=500&minTvl=0": (
         ("pools", {**POOL_FILTERS, "sort": "volume24h", "type": "all", "limit": 500, "min_tvl": 0.0, "incentivized": -1}),
     ),
