@@ -9,7 +9,6 @@ tables, so re-running a day (the current one again and again) replaces rather th
 from dagster import (
     AssetExecutionContext,
     AssetsDefinition,
-    BackfillPolicy,
     MaterializeResult,
     PartitionsDefinition,
     asset,
@@ -49,10 +48,7 @@ def read_events(subgraph: SubgraphClient, chain: ChainReader, start: int, end: i
 def build_governance_event_assets(partitions_def: PartitionsDefinition) -> list[AssetsDefinition]:
     @asset(
         name="governance_events",
-        partitions_def=partitions_def,
-        backfill_policy=BackfillPolicy.single_run(),
-        group_name=groups.HISTORY,
-        kinds={"clickhouse", "python"},
+        **groups.history_asset(partitions_def),
         metadata={"tables": "bribe_events, vote_events, claim_events"},
         description="Bribe deposits, votes and reward claims of the days (bribe_events, vote_events, claim_events).",
     )

@@ -7,9 +7,16 @@ assets.rows, which has nothing to do with Dagster, loads without it.
 """
 import warnings
 
-from dagster import BetaWarning
+from dagster import BackfillPolicy, BetaWarning, PartitionsDefinition
 
 warnings.filterwarnings("ignore", category=BetaWarning)
 
 HISTORY = "history"  # hourly buckets, daily rollups, events: daily partitions
 SNAPSHOTS = "snapshots"  # the 15-minute snapshot tables and their publication
+
+
+def history_asset(partitions_def: PartitionsDefinition, *, kinds: tuple[str, ...] = ("clickhouse", "python")) -> dict:
+    """The options every history asset shares: daily partitions, the history group, and one run
+    for a whole backfill range (a range run reads and writes its days in one pass)."""
+    return {"partitions_def": partitions_def, "backfill_policy": BackfillPolicy.single_run(),
+            "group_name": HISTORY, "kinds": set(kinds)}

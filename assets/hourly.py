@@ -8,7 +8,6 @@ by then (assets.rows.hourly).
 from dagster import (
     AssetExecutionContext,
     AssetsDefinition,
-    BackfillPolicy,
     MaterializeResult,
     PartitionsDefinition,
     ResourceParam,
@@ -48,10 +47,7 @@ def read_hours(subgraph: SubgraphClient, chain: ChainReader, start: int, end: in
 def build_hourly_assets(partitions_def: PartitionsDefinition) -> list[AssetsDefinition]:
     @asset(
         name="pool_hourly",
-        partitions_def=partitions_def,
-        backfill_policy=BackfillPolicy.single_run(),
-        group_name=groups.HISTORY,
-        kinds={"clickhouse", "python"},
+        **groups.history_asset(partitions_def),
         metadata={"tables": "pool_hourly, protocol_hourly"},
         description="Hourly buckets per pool and protocol totals for each ended hour of the days (pool_hourly, protocol_hourly).",
     )

@@ -8,7 +8,6 @@ hours are added; the API marks it partial.
 from dagster import (
     AssetExecutionContext,
     AssetsDefinition,
-    BackfillPolicy,
     MaterializeResult,
     PartitionsDefinition,
     asset,
@@ -29,10 +28,7 @@ def build_rollup_assets(partitions_def: PartitionsDefinition, pool_hourly: Asset
     @asset(
         name="daily_rollups",
         deps=[pool_hourly],
-        partitions_def=partitions_def,
-        backfill_policy=BackfillPolicy.single_run(),
-        group_name=groups.HISTORY,
-        kinds={"clickhouse", "sql"},
+        **groups.history_asset(partitions_def, kinds=("clickhouse", "sql")),
         metadata={"tables": "pool_daily, protocol_daily", "sql": ", ".join(sql for sql, _ in TRANSFORMS.values())},
         description="Per-day pool and protocol totals rolled up from the hourly tables.",
     )

@@ -8,7 +8,6 @@ else its head), as rows of assets.rows.vault_history.
 from dagster import (
     AssetExecutionContext,
     AssetsDefinition,
-    BackfillPolicy,
     MaterializeResult,
     PartitionsDefinition,
     ResourceParam,
@@ -62,10 +61,7 @@ def read_vault_history(subgraph: SubgraphClient, chain: ChainReader, start: int,
 def build_vault_history_assets(partitions_def: PartitionsDefinition) -> list[AssetsDefinition]:
     @asset(
         name="vault_history",
-        partitions_def=partitions_def,
-        backfill_policy=BackfillPolicy.single_run(),
-        group_name=groups.HISTORY,
-        kinds={"clickhouse", "python"},
+        **groups.history_asset(partitions_def),
         metadata={"tables": "vault_hourly, vault_daily, vault_events"},
         description="Vault hour rows of every ended hour, day rows (the running day partial) and every deposit, "
         "withdrawal, harvest and rebalance of the days (vault_hourly, vault_daily, vault_events).",
