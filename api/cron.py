@@ -11,13 +11,15 @@ not used. Internal: it is in no public discovery document (OpenAPI, skill manife
   (in the window's day partition, bounded to that time by tags; a published one is left alone).
   Default: the latest ended window. Anything else is a 400 `invalid_partition`.
 - Launch: through the Dagster webserver's GraphQL API at settings.dagster_url (DAGSTER_URL, or
-  DAGSTER_HOST:DAGSTER_PORT), like a launch from the Dagster UI: `launchRun` of `snapshot_job`
-  with the partition tag and the snapshot bounds. The instance's run queue starts the run (the
+  DAGSTER_HOST:DAGSTER_PORT), like a launch from the Dagster UI: `launchRun` of each configured
+  chain's snapshot job (`snapshot_job_<chain>`, for the chains whose snapshot window holds the
+  window) with the partition tag and the snapshot bounds. The instance's run queue starts the run (the
   daemon's run launcher, with the Dagster deployment's own configuration and secrets); the API
   hands over nothing but the job name and tags, starts no process and imports no Dagster.
-- Answers: 202 `{ok, data: {runId, partitionKey, status: "started"}, meta}`; 200 with
+- Answers: 202 `{ok, data: {runId, partitionKey, status: "started", chains: [{chainId, runId,
+  status}]}, meta}` (runId and status: chain 56's, the chain of this API family); 200 with
   `status: "already_running"` and that run's id when a run of the same snapshot created in the
-  last 30 minutes is still queued or in progress (two simultaneous first calls may both start a
+  last 30 minutes is still queued or in progress (per chain in `chains`) (two simultaneous first calls may both start a
   run; snapshot writes are idempotent, so that costs work, not correctness); 500
   `snapshot_launch_failed` when the webserver does not answer or refuses the launch. Never
   cached (`Cache-Control: no-store`), no ETag.
@@ -38,9 +40,11 @@ from sanic.response import HTTPResponse
 
 from .envelope import ApiError, error_response, json_response, meta, now_iso, success_body, success_headers
 from .routes import log_failure
+from ..core.chains import STATS_CHAIN_ID
 from ..core.config import Settings
 from ..core.epochs import QUARTER_HOUR, floor_to
 from ..core.partition_keys import PARTITION_TAG, snapshot_day_key, snapshot_tags, snapshot_window_start_ts
+from ..core.pipeline_names import snapshot_job
 from ..readers.dagster_webserver import RUN_IN_PROGRESS, Webserver, WebserverError
 
 log = logging.getLogger("api")
@@ -52,7 +56,6 @@ INVALID_PARTITION = "invalid_partition"
 LAUNCH_FAILED = "snapshot_launch_failed"
 LAUNCH_TIMEOUT_SECONDS = 60
 STALE_RUN_SECONDS = 1800  # an in-progress run older than this is not waited for
-JOB = "snapshot_job"
 SNAPSHOT_FMT = "%Y-%m-%d-%H:%M"  # a 15-minute window by its start
 _KEY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{2}:(?:00|15|30|45)")
 PARTITION_ACCEPTS = "a 15-minute window YYYY-MM-DD-HH:MM (minutes 00, 15, 30 or 45) that has ended and lies in the snapshot partition window"
@@ -96,27 +99,41 @@ def partition_key(query_string: str, settings: Settings, now: float | None = Non
         raise _invalid("not a calendar time") from None
     if start + QUARTER_HOUR > now_ts:
         raise _invalid("that partition has not ended yet")
-    window_start = snapshot_window_start_ts(settings.snapshot_partition_days, now_ts)
-    if start < window_start:
-        raise _invalid(f"that partition is older than the {settings.snapshot_partition_days}-day partition window")
+    days = max(window_days(settings).values(), default=0)
+    if start < snapshot_window_start_ts(days, now_ts):
+        raise _invalid(f"that partition is older than the {days}-day partition window")
     return raw
+
+
+def window_days(settings: Settings) -> dict[int, int]:
+    """Each configured chain's snapshot window, in days."""
+    return {cid: settings.snapshot_window_days(cid) for cid in sorted(settings.chains)}
 
 
 # ------------------------------------------------------------------------------ launch
 
 
-def launch(settings: Settings, key: str) -> dict[str, Any]:
-    """Launch snapshot_job for the snapshot at the end of window `key` through the Dagster
-    webserver (its run queue starts it); {runId, status: started | already_running}. Blocking:
-    the route runs it in a thread."""
-    at = int(datetime.strptime(key, SNAPSHOT_FMT).replace(tzinfo=timezone.utc).timestamp()) + QUARTER_HOUR
+def launch(settings: Settings, key: str, now: float | None = None) -> list[dict[str, Any]]:
+    """Launch each chain's snapshot job for the snapshot at the end of window `key` through the
+    Dagster webserver (its run queue starts them); [{chainId, runId, status: started |
+    already_running}] for the chains whose window holds it. Blocking: the route runs it in a thread."""
+    start = int(datetime.strptime(key, SNAPSHOT_FMT).replace(tzinfo=timezone.utc).timestamp())
+    at = start + QUARTER_HOUR
     tags = snapshot_tags(at, at)
+    out = []
     with Webserver(settings.dagster_url, timeout=LAUNCH_TIMEOUT_SECONDS) as web:
-        running = web.runs(job_name=JOB, tags=tags, statuses=RUN_IN_PROGRESS, limit=1,
-                           created_after=time.time() - STALE_RUN_SECONDS)  # a crashed run does not block forever
-        if running:
-            return {"runId": running[0]["runId"], "status": "already_running"}
-        return {"runId": web.launch_run(JOB, {**tags, PARTITION_TAG: snapshot_day_key(at)}), "status": "started"}
+        for cid, days in window_days(settings).items():
+            if start < snapshot_window_start_ts(days, now):
+                continue
+            job = snapshot_job(cid)
+            running = web.runs(job_name=job, tags=tags, statuses=RUN_IN_PROGRESS, limit=1,
+                               created_after=time.time() - STALE_RUN_SECONDS)  # a crashed run does not block forever
+            if running:
+                out.append({"chainId": cid, "runId": running[0]["runId"], "status": "already_running"})
+            else:
+                run_id = web.launch_run(job, {**tags, PARTITION_TAG: snapshot_day_key(at)})
+                out.append({"chainId": cid, "runId": run_id, "status": "started"})
+    return out
 
 
 def cron_blueprint(settings: Settings) -> Blueprint:
@@ -128,10 +145,13 @@ def cron_blueprint(settings: Settings) -> Blueprint:
                 raise unauthorized()
             key = partition_key(request.query_string, settings)
             try:
-                answer = await asyncio.to_thread(launch, settings, key)
+                runs = await asyncio.to_thread(launch, settings, key)
             except WebserverError as exc:
                 raise ApiError(500, LAUNCH_FAILED, f"the snapshot run could not be launched: {exc}") from None
-            data = {"runId": answer["runId"], "partitionKey": key, "status": answer["status"]}
+            answer = next((r for r in runs if r["chainId"] == STATS_CHAIN_ID), runs[0] if runs else None)
+            if answer is None:
+                raise ApiError(500, LAUNCH_FAILED, "no configured chain has that partition in its snapshot window")
+            data = {"runId": answer["runId"], "partitionKey": key, "status": answer["status"], "chains": runs}
             log.info("%s %s -> run %s (%s) for partition %s", request.method, request.path, data["runId"], data["status"], key)
             status = 202 if answer["status"] == "started" else 200
             return json_response(success_body(data, meta(now_iso(), None, 0)), status, success_headers(0, None))

@@ -6,16 +6,12 @@ Rows (assets.rows.governance_events) are keyed by (chain_id, epoch, id) in Repla
 tables, so re-running a day (the current one again and again) replaces rather than duplicates.
 """
 
-from dagster import (
-    AssetExecutionContext,
-    AssetsDefinition,
-    MaterializeResult,
-    PartitionsDefinition,
-    asset,
-)
+from dagster import AssetExecutionContext, AssetsDefinition, MaterializeResult, asset
 
 from . import groups
-from .resources import ChainResource, SubgraphResource, WarehouseResource
+from .chain_scope import ChainScope
+from .coverage import record_coverage
+from .resources import ChainsResource, WarehouseResource
 from .rows.governance_events import bribe_rows, claim_rows, vote_rows
 from .runs import partition_range
 from .upstream import history_block
@@ -45,22 +41,23 @@ def read_events(subgraph: SubgraphClient, chain: ChainReader, start: int, end: i
     return block.number, cutoff, out
 
 
-def build_governance_event_assets(partitions_def: PartitionsDefinition) -> list[AssetsDefinition]:
+def build_governance_event_assets(scope: ChainScope) -> list[AssetsDefinition]:
+    cid = scope.chain_id
+
     @asset(
         name="governance_events",
-        **groups.history_asset(partitions_def),
-        metadata={"tables": "bribe_events, vote_events, claim_events"},
-        description="Bribe deposits, votes and reward claims of the days (bribe_events, vote_events, claim_events).",
+        **groups.history_asset(scope),
+        metadata={"tables": "bribe_events, vote_events, claim_events", "chain": cid},
+        description=f"Chain {cid}: bribe deposits, votes and reward claims of the days (bribe_events, vote_events, claim_events).",
     )
     def governance_events(
         context: AssetExecutionContext,
         warehouse: WarehouseResource,
-        subgraph: SubgraphResource,
-        chain: ChainResource,
+        chains: ChainsResource,
     ) -> MaterializeResult:
         start, end, label = partition_range(context)
-        block, cutoff, read = read_events(subgraph.client, chain.reader, start, end)
-        cid = chain.chain_id
+        chain = chains.chain(cid)
+        block, cutoff, read = read_events(chain.subgraph, chain.reader, start, end)
         with warehouse.client() as client:
             written = {
                 table: insert_columns(client, table, rows(cid, read[entity]), asset="governance_events",
@@ -69,6 +66,8 @@ def build_governance_event_assets(partitions_def: PartitionsDefinition) -> list[
                                             ("vote_events", vote_rows, "votes"),
                                             ("claim_events", claim_rows, "claims"))
             }
+        if cutoff > start:
+            record_coverage(warehouse, cid, events=(start, min(cutoff, end) - 1))
         return MaterializeResult(metadata={**written, "block": block,
                                            "read_before": to_datetime(min(cutoff, end)).isoformat()})
 

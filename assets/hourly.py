@@ -5,17 +5,12 @@ For a range of UTC days [start, end) the asset reads the subgraph's PoolHourData
 by then (assets.rows.hourly).
 """
 
-from dagster import (
-    AssetExecutionContext,
-    AssetsDefinition,
-    MaterializeResult,
-    PartitionsDefinition,
-    ResourceParam,
-    asset,
-)
+from dagster import AssetExecutionContext, AssetsDefinition, MaterializeResult, ResourceParam, asset
 
 from . import groups
-from .resources import ChainResource, Progress, SubgraphResource, WarehouseResource
+from .chain_scope import ChainScope
+from .coverage import record_coverage
+from .resources import ChainsResource, Progress, WarehouseResource
 from .rows.hourly import HourlyRead, hourly_columns
 from .rows.values import req_int, ref_id
 from .runs import partition_range
@@ -44,26 +39,41 @@ def read_hours(subgraph: SubgraphClient, chain: ChainReader, start: int, end: in
     return HourlyRead(block=block.number, cutoff=ended_before, pools=pools, data=data)
 
 
-def build_hourly_assets(partitions_def: PartitionsDefinition) -> list[AssetsDefinition]:
+def coverage_of(read: HourlyRead, protocol_cols: dict[str, list]) -> dict:
+    """The hours written, and the market's first activity (its first pool's creation) as seen at
+    the block read: the chain's history begins there, whatever the day partitions start at."""
+    hours = protocol_cols["hour_start"]
+    first_pool = min(read.pools.values(), default=None)
+    return {
+        "hourly": (int(hours[0].timestamp()), int(hours[-1].timestamp())) if hours else None,
+        "market_activity": (first_pool, max(first_pool, read.cutoff)) if first_pool is not None else None,
+    }
+
+
+def build_hourly_assets(scope: ChainScope) -> list[AssetsDefinition]:
+    cid = scope.chain_id
+
     @asset(
         name="pool_hourly",
-        **groups.history_asset(partitions_def),
-        metadata={"tables": "pool_hourly, protocol_hourly"},
-        description="Hourly buckets per pool and protocol totals for each ended hour of the days (pool_hourly, protocol_hourly).",
+        **groups.history_asset(scope),
+        metadata={"tables": "pool_hourly, protocol_hourly", "chain": cid},
+        description=f"Chain {cid}: hourly buckets per pool and protocol totals for each ended hour of the days "
+                    "(pool_hourly, protocol_hourly).",
     )
     def pool_hourly(
         context: AssetExecutionContext,
         warehouse: WarehouseResource,
-        subgraph: SubgraphResource,
-        chain: ChainResource,
+        chains: ChainsResource,
         progress: ResourceParam[Progress],
     ) -> MaterializeResult:
         start, end, label = partition_range(context)
-        read = read_hours(subgraph.client, chain.reader, start, end)
-        pool_cols, protocol_cols = hourly_columns(chain.chain_id, start, read)
+        chain = chains.chain(cid)
+        read = read_hours(chain.subgraph, chain.reader, start, end)
+        pool_cols, protocol_cols = hourly_columns(cid, start, read)
         with warehouse.client() as client:
             pool_rows = insert_columns(client, "pool_hourly", pool_cols, asset="pool_hourly", partition_range=label)
             protocol_rows = insert_columns(client, "protocol_hourly", protocol_cols, asset="pool_hourly", partition_range=label)
+        record_coverage(warehouse, cid, **coverage_of(read, protocol_cols))
         hours = (read.cutoff - start) // HOUR if read.cutoff > start else 0
         progress.report("history: ended hours read", hours, (end - start) // HOUR, force=True)
         return MaterializeResult(

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from ..core.chains import ChainConfig
+
 from .governance_snapshots import write_foundation, write_gauges, write_kpis, write_ve
 from .market_snapshots import write_core_token, write_pools, write_protocol, write_tokens
 from .snapshot_step import SnapshotStep
@@ -51,4 +53,9 @@ VAULTS = SnapshotAsset("vault_snapshots", ("vault_snap15m",),
 
 SNAPSHOT_ASSETS: tuple[SnapshotAsset, ...] = (TOKENS, POOLS, PROTOCOL, VE, GAUGES, FOUNDATION, KPIS, CORE_TOKEN, VAULTS)
 SNAPSHOT_ASSET_NAMES = tuple(a.name for a in SNAPSHOT_ASSETS)
+
+
+def snapshot_assets_for(chain: ChainConfig) -> tuple[SnapshotAsset, ...]:
+    """The snapshot assets a chain has: vault snapshots only where it supports and configures vaults."""
+    return tuple(a for a in SNAPSHOT_ASSETS if a is not VAULTS or chain.has_vaults)
 PUBLICATION = "snapshot_publication"  # the last asset of a snapshot run: marks its snapshots successful

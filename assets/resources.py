@@ -1,7 +1,7 @@
-"""Dagster resources: the warehouse, the subgraph reader and the chain reader, per chain.
+"""Dagster resources: the warehouse, and the chains (a subgraph client and a chain reader per chain).
 
-Each resource resolves its endpoint from `Settings.from_env()` (every default is the local
-stack), and a field set on the resource overrides one value; `resources_for(settings)` builds
+Each resource resolves its endpoints from `Settings.from_env()` and the chain book (every default
+is the local stack), and a field set on the resource overrides one value; `resources_for(settings)` builds
 them from an explicit Settings (tests, backfill). Secrets (the ClickHouse password) are never
 resource fields, so they never show up in run configuration: they come from the environment.
 """
@@ -18,7 +18,7 @@ from typing import Any, Iterator, Optional
 from dagster import ConfigurableResource, InitResourceContext, ResourceDefinition
 from pydantic import PrivateAttr
 
-from ..core.chains import MULTICALL3, STATS_CHAIN_ID, ChainConfig, load_book
+from ..core.chains import MULTICALL3, ChainConfig, load_book
 from ..core.config import Settings
 from ..readers.chain import ChainReader
 from ..readers.graphql import SubgraphClient
@@ -52,83 +52,65 @@ class WarehouseResource(ConfigurableResource):
             client.close()
 
 
-def chain_config(chain_id: int, chain_book: Optional[str]) -> ChainConfig:
-    """The chain's entry in `chain_book` (a path) or, when unset, in the configured book."""
-    if chain_book:
-        book = load_book(Path(chain_book), os.environ)
-        if chain_id not in book:
-            raise LookupError(f"chain {chain_id} is not in the chain book {chain_book}")
-        return book[chain_id]
-    return Settings.from_env().chain(chain_id)
+@dataclasses.dataclass
+class ChainHandle:
+    """One chain's configuration and its two upstream clients, for the assets of that chain."""
 
-
-class SubgraphResource(ConfigurableResource):
-    """The chain's subgraph endpoint (from the chain book; `url` overrides it)."""
-
-    chain_id: int = STATS_CHAIN_ID
-    chain_book: Optional[str] = None
-    url: Optional[str] = None
-    timeout_seconds: float = 30.0
-    retries: int = 4
-    backoff_seconds: float = 0.5
-
-    _client: Optional[SubgraphClient] = PrivateAttr(default=None)
-
-    def endpoint(self) -> str:
-        return self.url or chain_config(self.chain_id, self.chain_book).subgraph_url
-
-    def setup_for_execution(self, context: InitResourceContext) -> None:
-        self._client = SubgraphClient(
-            self.endpoint(), timeout=self.timeout_seconds, retries=self.retries, backoff=self.backoff_seconds
-        )
-
-    def teardown_after_execution(self, context: InitResourceContext) -> None:
-        if self._client is not None:
-            self._client.close()
-            self._client = None
-
-    @property
-    def client(self) -> SubgraphClient:
-        if self._client is None:  # used outside a Dagster run (direct invocation)
-            self.setup_for_execution(None)  # type: ignore[arg-type]
-        return self._client  # type: ignore[return-value]
-
-
-class ChainResource(ConfigurableResource):
-    """The chain's JSON-RPC endpoint, contracts and vaults (from the chain book; `rpc_url` overrides
-    the endpoint)."""
-
-    chain_id: int = STATS_CHAIN_ID
-    chain_book: Optional[str] = None
-    rpc_url: Optional[str] = None
-    timeout_seconds: float = 30.0
-    retries: int = 5
-
-    _reader: Optional[ChainReader] = PrivateAttr(default=None)
-
-    def setup_for_execution(self, context: InitResourceContext) -> None:
-        config = self.config()
-        contracts = dict(config.contracts)
-        self._reader = ChainReader(
-            self.rpc_url or config.rpc_url,
-            self.chain_id,
-            contracts.get("multicall3") or MULTICALL3,
-            contracts=contracts,
-            timeout=self.timeout_seconds,
-            retries=self.retries,
-        )
-
-    @property
-    def reader(self) -> ChainReader:
-        if self._reader is None:
-            self.setup_for_execution(None)  # type: ignore[arg-type]
-        return self._reader  # type: ignore[return-value]
+    chain_id: int
+    chain: ChainConfig
+    reader: ChainReader
+    subgraph: SubgraphClient
 
     def config(self) -> ChainConfig:
-        return chain_config(self.chain_id, self.chain_book)
+        return self.chain
 
     def contracts(self) -> dict[str, str]:
-        return dict(self.config().contracts)
+        return dict(self.chain.contracts)
+
+
+class ChainsResource(ConfigurableResource):
+    """Every configured chain's endpoints, contracts and vaults (the chain book), and a handle per
+    chain with its subgraph client and JSON-RPC reader, opened when an asset first asks for it.
+
+    `chain_book` names the book file (default: the configured CHAIN_BOOK); `overrides` are
+    per-entry values in the book's environment form (`SUBGRAPH_URL_<id>`, `RPC_URL_<id>`, ...)
+    applied on top of it, so a run can be pinned to explicit endpoints (tests, backfill)."""
+
+    chain_book: Optional[str] = None
+    overrides: dict[str, str] = {}
+    timeout_seconds: float = 30.0
+    subgraph_retries: int = 4
+    rpc_retries: int = 5
+    backoff_seconds: float = 0.5
+
+    _handles: dict[int, ChainHandle] = PrivateAttr(default_factory=dict)
+
+    def book(self) -> dict[int, ChainConfig]:
+        path = Path(self.chain_book) if self.chain_book else Settings.from_env().chain_book
+        return load_book(path, {**os.environ, **self.overrides})
+
+    def config(self, chain_id: int) -> ChainConfig:
+        book = self.book()
+        if chain_id not in book:
+            raise LookupError(f"chain {chain_id} is not in the chain book {self.chain_book or '(CHAIN_BOOK)'}")
+        return book[chain_id]
+
+    def chain(self, chain_id: int) -> ChainHandle:
+        handle = self._handles.get(chain_id)
+        if handle is None:
+            config = self.config(chain_id)
+            reader = ChainReader(config.rpc_url, chain_id, config.contracts.get("multicall3") or MULTICALL3,
+                                 contracts=dict(config.contracts), timeout=self.timeout_seconds,
+                                 retries=self.rpc_retries)
+            subgraph = SubgraphClient(config.subgraph_url, timeout=self.timeout_seconds,
+                                      retries=self.subgraph_retries, backoff=self.backoff_seconds)
+            handle = self._handles[chain_id] = ChainHandle(chain_id, config, reader, subgraph)
+        return handle
+
+    def teardown_after_execution(self, context: InitResourceContext) -> None:
+        for handle in self._handles.values():
+            handle.subgraph.close()
+        self._handles.clear()
 
 
 class Progress:
@@ -146,24 +128,28 @@ class Progress:
         log.info("%s %s/%s (%.0f%%) %.0f s elapsed", stage, f"{done:,}", f"{total:,}", pct, time.monotonic() - self.started)
 
 
-def resources_for(settings: Settings | None = None, *, chain_id: int = STATS_CHAIN_ID) -> dict[str, Any]:
+def endpoint_overrides(settings: Settings) -> dict[str, str]:
+    """The settings' chain endpoints in the book's override form (they may differ from the file's)."""
+    out: dict[str, str] = {}
+    for cid, chain in settings.chains.items():
+        out[f"SUBGRAPH_URL_{cid}"] = chain.subgraph_url
+        out[f"RPC_URL_{cid}"] = chain.rpc_url
+    return out
+
+
+def resources_for(settings: Settings | None = None) -> dict[str, Any]:
     """The resource dict of the code location; with `settings`, endpoints pinned to them."""
     if settings is None:
-        warehouse = WarehouseResource()
-        subgraph = SubgraphResource(chain_id=chain_id)
-        chain = ChainResource(chain_id=chain_id)
+        warehouse, chains = WarehouseResource(), ChainsResource()
     else:
         warehouse = WarehouseResource(
             clickhouse_url=settings.clickhouse_url,
             database=settings.clickhouse_database,
             user=settings.clickhouse_user,
         )
-        book = str(settings.chain_book)
-        subgraph = SubgraphResource(chain_id=chain_id, chain_book=book, url=settings.chain(chain_id).subgraph_url)
-        chain = ChainResource(chain_id=chain_id, chain_book=book, rpc_url=settings.chain(chain_id).rpc_url)
+        chains = ChainsResource(chain_book=str(settings.chain_book), overrides=endpoint_overrides(settings))
     return {
         "warehouse": warehouse,
-        "subgraph": subgraph,
-        "chain": chain,
+        "chains": chains,
         "progress": ResourceDefinition.hardcoded_resource(Progress(), "progress lines (logged)"),
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, TypeVar
 
-from .resources import ChainResource, Progress
+from .resources import ChainHandle, Progress
 from .snapshot_plan import SnapshotPlan
 from .upstream import SnapshotPoint, fetch_each
 from .writers import insert_columns
@@ -21,7 +21,7 @@ class SnapshotStep:
     points: list[SnapshotPoint]
     client: Any
     subgraph: SubgraphClient
-    chain: ChainResource
+    chain: ChainHandle
     progress: Progress
     warnings: list[str] = field(default_factory=list)
 

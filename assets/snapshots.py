@@ -1,4 +1,7 @@
-"""The 15-minute snapshot assets (one per entry of assets.registry) and `snapshot_publication`.
+"""The 15-minute snapshot assets of one chain (one per entry of assets.registry that the chain
+supports) and its `snapshot_publication`. Each chain publishes on its own: a fault on one chain
+fails that chain's run and leaves its previous snapshot current, while the other chains' runs
+publish on time.
 
 Every asset handles a whole partition range in one run (a backfill makes runs of
 SNAPSHOT_DAYS_PER_RUN days: BackfillPolicy.multi_run) and plans the run's snapshot times itself (assets.snapshot_plan), from the run's window, tags and creation time
@@ -10,21 +13,15 @@ after every snapshot asset succeeded in the same run.
 open a warehouse client, then the entry's `write(step)` returning rows per table.
 """
 
-from dagster import (
-    AssetExecutionContext,
-    AssetsDefinition,
-    BackfillPolicy,
-    MaterializeResult,
-    PartitionsDefinition,
-    ResourceParam,
-    asset,
-)
+from dagster import AssetExecutionContext, AssetsDefinition, MaterializeResult, ResourceParam, asset
 
 from . import groups
-from .partitions import SNAPSHOT_DAYS_PER_RUN, SNAPSHOTS_UNTIL_TAG
+from .chain_scope import ChainScope
+from .coverage import record_coverage
+from .partitions import SNAPSHOTS_UNTIL_TAG
 from .publication import failures_recorded, publish, published_times
-from .registry import PUBLICATION, SNAPSHOT_ASSET_NAMES, SNAPSHOT_ASSETS, SnapshotAsset
-from .resources import ChainResource, Progress, SubgraphResource, WarehouseResource
+from .registry import PUBLICATION, SnapshotAsset, snapshot_assets_for
+from .resources import ChainsResource, Progress, WarehouseResource
 from .runs import run_created_at
 from .snapshot_plan import SnapshotPlan, due_times, is_forced, plan_snapshots
 from .snapshot_step import SnapshotStep
@@ -45,23 +42,29 @@ def run_plan(context: AssetExecutionContext, warehouse: WarehouseResource, chain
     return plan_snapshots(due, tags, published)
 
 
-def snapshot_asset(spec: SnapshotAsset, common: dict) -> AssetsDefinition:
-    @asset(name=spec.name, metadata={"tables": ", ".join(spec.tables)}, description=spec.description, **common)
+def snapshot_asset(spec: SnapshotAsset, scope: ChainScope) -> AssetsDefinition:
+    cid = scope.chain_id
+
+    @asset(name=spec.name, metadata={"tables": ", ".join(spec.tables), "chain": cid},
+           description=f"Chain {cid}: {spec.description}", **groups.snapshot_asset(scope))
     def _snapshot_asset(
         context: AssetExecutionContext,
         warehouse: WarehouseResource,
-        subgraph: SubgraphResource,
-        chain: ChainResource,
+        chains: ChainsResource,
         progress: ResourceParam[Progress],
     ) -> MaterializeResult:
-        plan = run_plan(context, warehouse, chain.chain_id)
+        plan = run_plan(context, warehouse, cid)
         if not plan.times:
             return MaterializeResult(metadata={"snapshots": 0, "note": "nothing to materialize: published or not due"})
-        with failures_recorded(context, warehouse, chain_id=chain.chain_id, times=plan.times,
+        chain = chains.chain(cid)
+        with failures_recorded(context, warehouse, chain_id=cid, times=plan.times,
                                asset=spec.name, partition_range=plan.label):
-            points = resolve_points(chain.reader, subgraph.client, plan.times)
+            try:
+                points = resolve_points(chain.reader, chain.subgraph, plan.times)
+            finally:  # a lagging subgraph is recorded before the run fails on it
+                record_coverage(warehouse, cid, heads=(chain.reader, chain.subgraph))
             with warehouse.client() as client:
-                step = SnapshotStep(spec.name, plan, points, client, subgraph.client, chain, progress)
+                step = SnapshotStep(spec.name, plan, points, client, chain.subgraph, chain, progress)
                 rows = spec.write(step)
         for line in step.warnings[:5]:
             context.log.warning(line)
@@ -78,32 +81,28 @@ def snapshot_asset(spec: SnapshotAsset, common: dict) -> AssetsDefinition:
     return _snapshot_asset
 
 
-def build_snapshot_assets(partitions_def: PartitionsDefinition) -> list[AssetsDefinition]:
-    common = dict(
-        partitions_def=partitions_def,
-        backfill_policy=BackfillPolicy.multi_run(SNAPSHOT_DAYS_PER_RUN),
-        group_name=groups.SNAPSHOTS,
-        kinds={"clickhouse", "python"},
-    )
-    upstream = [snapshot_asset(spec, common) for spec in SNAPSHOT_ASSETS]
+def build_snapshot_assets(scope: ChainScope) -> list[AssetsDefinition]:
+    """The chain's snapshot assets (the registry's, those its features support) and its publication."""
+    specs = snapshot_assets_for(scope.chain)
+    upstream = [snapshot_asset(spec, scope) for spec in specs]
+    upstream_steps = [scope.step(spec.name) for spec in specs]
+    cid = scope.chain_id
 
     @asset(name=PUBLICATION, deps=upstream,
-           metadata={"table": "snapshot_runs"},
-           description="Marks each snapshot of the run successful in snapshot_runs once all its rows are stored.",
-           **common)
-    def snapshot_publication(
-        context: AssetExecutionContext,
-        warehouse: WarehouseResource,
-        chain: ChainResource,
-    ) -> MaterializeResult:
-        plan = run_plan(context, warehouse, chain.chain_id)
+           metadata={"table": "snapshot_runs", "chain": cid},
+           description=f"Chain {cid}: marks each snapshot of the run successful in snapshot_runs once all its rows "
+                       "are stored.",
+           **groups.snapshot_asset(scope))
+    def snapshot_publication(context: AssetExecutionContext, warehouse: WarehouseResource) -> MaterializeResult:
+        plan = run_plan(context, warehouse, cid)
         if not plan.times:
             return MaterializeResult(metadata={"table": "snapshot_runs", "published": 0})
-        with failures_recorded(context, warehouse, chain_id=chain.chain_id, times=plan.times,
+        with failures_recorded(context, warehouse, chain_id=cid, times=plan.times,
                                asset=PUBLICATION, partition_range=plan.label):
             with warehouse.client() as client:
-                summary = publish(context, client, chain_id=chain.chain_id, times=plan.times,
-                                  partition_range=plan.label, upstream=SNAPSHOT_ASSET_NAMES)
+                summary = publish(context, client, chain_id=cid, times=plan.times,
+                                  partition_range=plan.label, upstream=upstream_steps)
+        record_coverage(warehouse, cid, snapshots=(plan.times[0], plan.times[-1]))
         return MaterializeResult(metadata={"table": "snapshot_runs", **summary})
 
     return [*upstream, snapshot_publication]

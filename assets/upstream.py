@@ -21,6 +21,9 @@ R = TypeVar("R")
 # How long a run waits for the chain to pass a snapshot time, or the subgraph to index the block
 # (a run started right at a 15-minute boundary); after that the asset fails and records it.
 HEAD_WAIT_SECONDS = 60.0
+# A subgraph whose indexed head is further behind the newest snapshot time than this is lagging,
+# not just catching up with a boundary: the run fails at once instead of waiting.
+LAGGING_SECONDS = 600
 FETCH_WORKERS = 4  # concurrent upstream reads within one run (snapshot times are independent)
 
 TOKEN_FIELDS = "symbol name decimals derivedETH priceUSD totalValueLockedUSD"
@@ -72,7 +75,8 @@ def resolve_points(
     """Block of every snapshot time; waits (bounded) for the chain and subgraph to pass them.
 
     A time whose block is not final yet (the chain head has not passed it) or not yet indexed by
-    the subgraph makes the run wait up to `wait_seconds`, then fail: never a partial snapshot.
+    the subgraph makes the run wait up to `wait_seconds`, then fail: never a partial snapshot. A
+    subgraph more than LAGGING_SECONDS behind the newest time fails the run at once.
     """
     if not times:
         return []
@@ -92,6 +96,12 @@ def resolve_points(
         meta = subgraph_head(subgraph)
         if meta.block_number >= need:
             break
+        if meta.block_timestamp < max(times) - LAGGING_SECONDS:
+            raise SubgraphError(
+                subgraph.url,
+                f"subgraph is lagging: indexed up to block {meta.block_number} "
+                f"({max(times) - meta.block_timestamp} s before snapshot time {max(times)}), snapshot needs {need}",
+            )
         if time.monotonic() >= deadline:
             raise SubgraphError(
                 subgraph.url,

@@ -5,17 +5,11 @@ days, all read at one block (the block at the range end when the subgraph has in
 else its head), as rows of assets.rows.vault_history.
 """
 
-from dagster import (
-    AssetExecutionContext,
-    AssetsDefinition,
-    MaterializeResult,
-    PartitionsDefinition,
-    ResourceParam,
-    asset,
-)
+from dagster import AssetExecutionContext, AssetsDefinition, MaterializeResult, ResourceParam, asset
 
 from . import groups
-from .resources import ChainResource, Progress, SubgraphResource, WarehouseResource
+from .chain_scope import ChainScope
+from .resources import ChainsResource, Progress, WarehouseResource
 from .rows.values import ref_id, req_int
 from .rows.vault_history import VaultHistoryRead, vault_event_columns, vault_period_columns
 from .runs import partition_range
@@ -58,24 +52,28 @@ def read_vault_history(subgraph: SubgraphClient, chain: ChainReader, start: int,
     return VaultHistoryRead(block, cutoff, ended_before, decimals, hours, days, events)
 
 
-def build_vault_history_assets(partitions_def: PartitionsDefinition) -> list[AssetsDefinition]:
+def build_vault_history_assets(scope: ChainScope) -> list[AssetsDefinition]:
+    """The chain's vault history asset; none on a chain without vaults."""
+    if not scope.chain.has_vaults:
+        return []
+    cid = scope.chain_id
+
     @asset(
         name="vault_history",
-        **groups.history_asset(partitions_def),
-        metadata={"tables": "vault_hourly, vault_daily, vault_events"},
-        description="Vault hour rows of every ended hour, day rows (the running day partial) and every deposit, "
+        **groups.history_asset(scope),
+        metadata={"tables": "vault_hourly, vault_daily, vault_events", "chain": cid},
+        description=f"Chain {cid}: vault hour rows of every ended hour, day rows (the running day partial) and every deposit, "
         "withdrawal, harvest and rebalance of the days (vault_hourly, vault_daily, vault_events).",
     )
     def vault_history(
         context: AssetExecutionContext,
         warehouse: WarehouseResource,
-        subgraph: SubgraphResource,
-        chain: ChainResource,
+        chains: ChainsResource,
         progress: ResourceParam[Progress],
     ) -> MaterializeResult:
         start, end, label = partition_range(context)
-        read = read_vault_history(subgraph.client, chain.reader, start, end)
-        cid = chain.chain_id
+        chain = chains.chain(cid)
+        read = read_vault_history(chain.subgraph, chain.reader, start, end)
         with warehouse.client() as client:
             written = {
                 table: insert_columns(client, table, columns, asset="vault_history", partition_range=label)

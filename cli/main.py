@@ -82,13 +82,14 @@ def _up(settings: Settings, args: argparse.Namespace) -> int:
         stopping = True
 
     try:
-        stack.start(backfill_days=args.days)
+        # the banner comes as soon as every chain is fresh; older history fills in behind it
+        stack.start(backfill_days=args.days, on_fresh=lambda: print(stack.banner(), flush=True))
+        log.info("history and snapshots are complete; the schedules keep every chain fresh")
         # Installed once started (Ctrl-C during the start raises KeyboardInterrupt, which cancels a
         # running backfill and stops what started); a shell's background job starts with SIGINT
         # ignored, and must still stop the stack.
         signal.signal(signal.SIGINT, _stop)
         signal.signal(signal.SIGTERM, _stop)
-        print(stack.banner(), flush=True)
         while not stopping:
             dead = stack.dead_services()
             if dead:

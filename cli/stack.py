@@ -26,13 +26,18 @@ from typing import Iterator
 
 import httpx
 
-from ..core.config import Settings
-from .processes import Service, cli
 from ..core.chains import load_book
+from ..core.config import Settings
+from ..core.pipeline_names import history_job, snapshot_job
+from .processes import Service, cli
 
 log = logging.getLogger("stack")
 CODE_LOCATION = ["-m", "ve_analytics.orchestration.definitions", "-a", "defs"]
-JOBS = ["history_job", "snapshot_job"]
+
+
+def chain_jobs(settings: Settings) -> list[str]:
+    """Every chain's jobs: the code location serves them once it has loaded the chain book."""
+    return [job(cid) for cid in sorted(settings.chains) for job in (history_job, snapshot_job)]
 
 
 def devnet_url() -> str:
@@ -90,9 +95,10 @@ class DagsterServices:
                         [str(bin_dir / "dagster-webserver"), *CODE_LOCATION, "-h", s.dagster_host, "-p", str(s.dagster_port)],
                         f"{s.dagster_url}/server_info", env, timeout)
             if not self.schedules:
+                jobs = chain_jobs(s)
                 with Webserver(s.dagster_url) as web:
-                    web.wait_ready(JOBS, timeout=timeout, daemons=False)
-                    stopped = web.stop_schedules(JOBS[0])
+                    web.wait_ready(jobs, timeout=timeout, daemons=False)
+                    stopped = web.stop_schedules(jobs[0]) if jobs else []
                 log.info("schedules stopped: %s", ", ".join(stopped) or "none")
             self._start("dagster-daemon", [str(bin_dir / "dagster-daemon"), "run", *CODE_LOCATION], None, env, timeout)
         except BaseException:
@@ -161,7 +167,10 @@ class Stack:
         self.services.append(svc)
         return svc
 
-    def start(self, backfill_days: int | None = None) -> None:
+    def start(self, backfill_days: int | None = None, *, on_fresh=None) -> None:
+        """Everything up to fresh data on every chain (the APIs answer from then on, `on_fresh` is
+        called), then the history and older snapshots filling in behind, with progress lines.
+        A chain that fails is reported and left behind; the others keep serving."""
         s = self.settings
         self.log_dir.mkdir(parents=True, exist_ok=True)
         if not os.environ.get("CLICKHOUSE_URL"):
@@ -174,7 +183,7 @@ class Stack:
             self.settings = s = dataclasses.replace(s, chains=load_book(s.chain_book, os.environ))
             log.info("chain book of the devnet written to %s (chains %s)", s.chain_book, ", ".join(map(str, s.chains)))
 
-        from ..orchestration.backfill import backfill
+        from ..orchestration.backfill import BackfillFailed, backfill
         from ..warehouse.migrate import migrate
 
         migrate(s)
@@ -183,23 +192,34 @@ class Stack:
             dagster.start()
         finally:
             self.services.extend(dagster.services)
-        s = dagster.settings
-        backfill(s, days=backfill_days)
-        # A long first backfill lets boundaries pass meanwhile, and the schedule only takes the newest
-        # one: a second pass fills them (it skips everything already published, so it is quick).
-        backfill(s, days=backfill_days)
+        self.settings = s = dagster.settings
 
-        self._service("api", cli("api"), f"http://{s.api_host}:{s.api_port}/api/stats/openapi.json")
-        # the vault data API also runs on its own port, as it would on its own host in production
-        self._service("vault-api", cli("vault-api"), f"http://{s.vault_api_host}:{s.vault_api_port}/api/v1/openapi.json")
+        def serve() -> None:
+            self._service("api", cli("api"), f"http://{s.api_host}:{s.api_port}/api/stats/openapi.json")
+            # the vault data API also runs on its own port, as it would on its own host in production
+            self._service("vault-api", cli("vault-api"), f"http://{s.vault_api_host}:{s.vault_api_port}/api/v1/openapi.json")
+            if on_fresh is not None:
+                on_fresh()
+
+        try:
+            backfill(s, days=backfill_days, on_fresh=serve)
+            # a long first backfill lets boundaries pass meanwhile, and the schedules only take the
+            # newest one: a second pass fills them (it skips everything already published)
+            backfill(s, days=backfill_days)
+        except BackfillFailed as exc:
+            log.error("backfill incomplete (the other chains are served): %s", exc)
+        if not any(svc.name == "api" for svc in self.services):
+            serve()
 
     def banner(self) -> str:
         s = self.settings
         return "\n".join(
             [
                 "",
-                "ve-analytics is up (Ctrl-C stops everything):",
+                "ve-analytics is up, every chain has its newest snapshot (Ctrl-C stops everything);",
+                "older snapshots and history keep filling in behind (progress lines below, and in the Dagster UI):",
                 f"  API         http://{s.api_host}:{s.api_port}/api/stats/protocol",
+                f"  Health      http://{s.api_host}:{s.api_port}/api/stats/health  (per chain: freshness, coverage, lag)",
                 f"  OpenAPI     http://{s.api_host}:{s.api_port}/api/stats/openapi.json",
                 f"  Vault API   http://{s.vault_api_host}:{s.vault_api_port}/api/v1/vaults  (also under the API's port)",
                 f"  Dagster UI  {s.dagster_url}  (backfills: {s.dagster_url}/overview/backfills)",

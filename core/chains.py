@@ -2,7 +2,12 @@
 
 All of it is configuration: a JSON file named by `CHAIN_BOOK` (default `<VEA_DATA_DIR>/chain-book.json`,
 which the local stack writes from the devnet's `/book`), so adding or repointing a chain in
-production touches no code. Per-entry environment overrides stay available for deployments that
+production touches no code: every chain of the book gets its own assets, jobs, schedules and
+checks (orchestration.definitions). Besides endpoints and contracts an entry says what the chain
+supports (`features`, see FEATURES; a feature left out is unsupported), when the protocol was
+deployed there (`deployedAt`: its history partitions start that day) and, optionally, how many
+days of 15-minute snapshots to keep (`snapshotDays`; default 30 on chain 56, whose `/api/stats`
+history defaults to 30 days, and 7 elsewhere, the longest 15-minute price-history range). Per-entry environment overrides stay available for deployments that
 template one value: `SUBGRAPH_URL_<id>`, `RPC_URL_<id>`, `CHAIN_<id>_<CONTRACT>` (e.g.
 `CHAIN_56_VOTER`) and `VAULTS_<id>` (a JSON file of `{key, address, kind}`).
 
@@ -10,12 +15,15 @@ template one value: `SUBGRAPH_URL_<id>`, `RPC_URL_<id>`, `CHAIN_<id>_<CONTRACT>`
                  "nativeSymbol": "BNB", "subgraphUrl": "...", "rpcUrl": "...",
                  "contracts": {"voter": "0x...", "coreToken": "0x...", ...},
                  "foundationWallet": "0x...", "vaultContracts": {"vaultFactory": "0x...", ...},
-                 "vaults": [{"key": "cl-wbnb-usdt", "address": "0x...", "kind": "cl"}]}]}
+                 "vaults": [{"key": "cl-wbnb-usdt", "address": "0x...", "kind": "cl"}],
+                 "features": {"pools": true, "clPools": true, "gauges": true, "vaults": true, ...},
+                 "deployedAt": "2025-09-29T00:00:00Z", "snapshotDays": 30}]}
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -23,6 +31,12 @@ from .vaults import VaultConfig, parse_vaults
 
 MULTICALL3 = "0xcA11bde05977b3631167028862bE2a173976CA11"  # the same address on every EVM chain
 STATS_CHAIN_ID = 56  # the chain of the /api/stats and /api/v1 families
+# What a chain can support. `pools` (indexed pools and their hour data), `v2Pools`/`stablePools`/
+# `clPools` (pool kinds), `clTicks` (tick tables of CL pools), `gauges`, `votingEscrow`, `bribes`,
+# `vaults` (auto vaults: their assets exist only on chains with this feature and configured vaults).
+FEATURES = ("pools", "v2Pools", "stablePools", "clPools", "clTicks", "gauges", "votingEscrow", "bribes", "vaults")
+STATS_SNAPSHOT_DAYS = 30  # chain 56: /api/stats history defaults to 30 days of snapshots
+SNAPSHOT_DAYS = 7  # every other chain: the longest 15-minute price-history range
 
 
 class ChainBookError(ValueError):
@@ -42,6 +56,39 @@ class ChainConfig:
     foundation_wallet: str = ""
     vault_contracts: dict[str, str] = field(default_factory=dict)  # vaultFactory, zapper, positionManager
     vaults: tuple[VaultConfig, ...] = ()
+    features: frozenset[str] = frozenset(FEATURES)
+    deployed_at: int | None = None  # Unix seconds; None: unknown (history starts at the default)
+    snapshot_days: int = SNAPSHOT_DAYS
+
+    def supports(self, feature: str) -> bool:
+        if feature not in FEATURES:
+            raise ValueError(f"unknown feature {feature!r}; known: {', '.join(FEATURES)}")
+        return feature in self.features
+
+    @property
+    def has_vaults(self) -> bool:
+        return self.supports("vaults") and bool(self.vaults)
+
+
+def _features(value: Any) -> frozenset[str]:
+    """The `features` object ({name: bool}); absent means every feature (a book written before
+    features existed described full deployments)."""
+    if value is None:
+        return frozenset(FEATURES)
+    if not isinstance(value, dict):
+        raise TypeError("features must be an object of booleans")
+    unknown = sorted(set(value) - set(FEATURES))
+    if unknown:
+        raise ValueError(f"unknown feature(s) {', '.join(unknown)}; known: {', '.join(FEATURES)}")
+    if not all(isinstance(v, bool) for v in value.values()):
+        raise TypeError("features must be an object of booleans")
+    return frozenset(name for name, on in value.items() if on)
+
+
+def _time(value: Any) -> int | None:
+    if value in (None, ""):
+        return None
+    return int(datetime.fromisoformat(str(value).replace("Z", "+00:00")).timestamp())
 
 
 def _chain(entry: Any, where: str) -> ChainConfig:
@@ -63,6 +110,10 @@ def _chain(entry: Any, where: str) -> ChainConfig:
             foundation_wallet=str(entry.get("foundationWallet") or ""),
             vault_contracts={str(k): str(v) for k, v in (entry.get("vaultContracts") or {}).items()},
             vaults=tuple(parse_vaults(entry.get("vaults") or [])),
+            features=_features(entry.get("features")),
+            deployed_at=_time(entry.get("deployedAt")),
+            snapshot_days=int(entry.get("snapshotDays")
+                              or (STATS_SNAPSHOT_DAYS if chain_id == STATS_CHAIN_ID else SNAPSHOT_DAYS)),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ChainBookError(f"{where}: {exc.__class__.__name__}: {exc}") from None
@@ -106,4 +157,4 @@ def load_book(path: Path, env: Mapping[str, str]) -> dict[int, ChainConfig]:
     return {cid: _override(chain, env) for cid, chain in parse_book(document, str(path)).items()}
 
 
-__all__ = ["ChainConfig", "ChainBookError", "load_book", "parse_book", "MULTICALL3", "STATS_CHAIN_ID"]
+__all__ = ["ChainConfig", "ChainBookError", "FEATURES", "load_book", "parse_book", "MULTICALL3", "STATS_CHAIN_ID"]

@@ -42,8 +42,8 @@ class Settings:
     # orchestration
     dagster_home: Path
     dagster_port: int
-    snapshot_partition_days: int
-    history_start: str  # YYYY-MM-DD of the first daily partition; empty: the snapshot window's start
+    snapshot_partition_days: int  # 0: per chain, its snapshot depth + 1 day (snapshot_window_days)
+    history_start: str  # YYYY-MM-DD of every chain's first daily partition; empty: per chain (deployedAt)
     stale_after_minutes: int
     chain_book: Path  # the chain book file (core.chains); `chains` is what it held at start
     chains: dict[int, ChainConfig] = field(default_factory=dict)
@@ -69,6 +69,11 @@ class Settings:
         except KeyError:
             raise LookupError(f"chain {chain_id} is not in the chain book {self.chain_book} "
                               "(set CHAIN_BOOK; the local stack writes it from the devnet)") from None
+
+    def snapshot_window_days(self, chain_id: int = STATS_CHAIN_ID) -> int:
+        """Days of daily snapshot partitions before today: SNAPSHOT_PARTITION_DAYS when set, else
+        the chain's snapshot depth plus the day its oldest snapshot falls in."""
+        return self.snapshot_partition_days or self.chain(chain_id).snapshot_days + 1
 
     def contracts(self, chain_id: int = STATS_CHAIN_ID) -> dict[str, str]:
         return dict(self.chain(chain_id).contracts)
@@ -104,7 +109,7 @@ class Settings:
             production_host=_env("PRODUCTION_HOST", "https://api.example.org"),
             dagster_home=Path(_env("DAGSTER_HOME", str(data_dir / "dagster"))).resolve(),
             dagster_port=int(_env("DAGSTER_PORT", "3000")),
-            snapshot_partition_days=int(_env("SNAPSHOT_PARTITION_DAYS", "92")),
+            snapshot_partition_days=int(_env("SNAPSHOT_PARTITION_DAYS", "0")),
             history_start=os.environ.get("HISTORY_START", ""),
             stale_after_minutes=int(_env("STALE_AFTER_MINUTES", "45")),
             chain_book=chain_book,

@@ -1,4 +1,5 @@
-"""Asset checks: the same rules the API and the health route rely on, visible in the Dagster UI.
+"""Asset checks, per chain: the same rules the API and the health route rely on, visible in the
+Dagster UI on each chain's assets (so a data team sees which chain is stale or inconsistent).
 
 Each check is one SQL file in warehouse_sql/transforms/checks/ run against the warehouse:
 
@@ -28,7 +29,8 @@ from typing import Any, Sequence
 from dagster import AssetCheckExecutionContext, AssetCheckResult, AssetChecksDefinition, asset_check
 
 from ..assets import registry
-from ..assets.resources import ChainResource, WarehouseResource
+from ..assets.chain_scope import ChainScope
+from ..assets.resources import WarehouseResource
 from ..assets.writers import query_rows
 from ..core.config import Settings
 from ..core.epochs import iso
@@ -104,18 +106,18 @@ def _metadata(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _check(spec: SqlCheck, settings: Settings) -> AssetChecksDefinition:
+def _check(spec: SqlCheck, scope: ChainScope, settings: Settings) -> AssetChecksDefinition:
     sql = f"checks/{spec.sql}"
     declared = set(sqlbook.sql(f"transforms/{sql}").parameters)
+    cid, vaults = scope.chain_id, [v.address.lower() for v in scope.chain.vaults]
 
-    @asset_check(asset=spec.asset, name=spec.name, additional_deps=list(spec.deps), description=spec.description)
-    def _sql_check(
-        context: AssetCheckExecutionContext, warehouse: WarehouseResource, chain: ChainResource
-    ) -> AssetCheckResult:
+    @asset_check(asset=scope.key(spec.asset), name=spec.name, additional_deps=[scope.key(d) for d in spec.deps],
+                 description=f"Chain {cid}: {spec.description}")
+    def _sql_check(context: AssetCheckExecutionContext, warehouse: WarehouseResource) -> AssetCheckResult:
         values = {
-            "chain_id": chain.chain_id, "from_ts": 0, "to_ts": FAR_FUTURE, "rel_tol": REL_TOL,
+            "chain_id": cid, "from_ts": 0, "to_ts": FAR_FUTURE, "rel_tol": REL_TOL,
             "now_ts": int(time.time()), "stale_after": settings.stale_after_minutes * 60,
-            "methodology": METHODOLOGY_VERSION, "vaults": [v.address.lower() for v in chain.config().vaults],
+            "methodology": METHODOLOGY_VERSION, "vaults": vaults,
         }
         with warehouse.client() as client:
             row = query_rows(client, sql, {k: v for k, v in values.items() if k in declared})[0]
@@ -124,5 +126,10 @@ def _check(spec: SqlCheck, settings: Settings) -> AssetChecksDefinition:
     return _sql_check
 
 
-def build_checks(settings: Settings) -> Sequence[AssetChecksDefinition]:
-    return [_check(spec, settings) for spec in CHECKS]
+VAULT_ASSETS = (registry.VAULTS.name, "vault_history")
+
+
+def build_checks(scope: ChainScope, settings: Settings) -> Sequence[AssetChecksDefinition]:
+    """The chain's checks (the vault checks only where the chain has vault assets)."""
+    return [_check(spec, scope, settings) for spec in CHECKS
+            if scope.chain.has_vaults or spec.asset not in VAULT_ASSETS]

@@ -1,13 +1,16 @@
 """The code location: one `defs` (workspace.yaml loads `orchestration.definitions`).
 
-`build_defs(settings)` pins every endpoint to an explicit Settings (tests, backfill); the
-module-level `defs` resolves them from the environment at run time, so the local stack is the
-default and production is a matter of environment variables.
+Every chain of the chain book gets its own copy of every asset (key prefix `chain_<id>`), its own
+groups, jobs, schedules and asset checks; adding a chain is a chain book entry, and the code
+location builds its assets when it loads. `build_defs(settings)` pins every endpoint to an
+explicit Settings (tests, backfill); the module-level `defs` resolves them from the environment
+at run time, so the local stack is the default and production is a matter of configuration.
 """
 from __future__ import annotations
 
 from dagster import Definitions
 
+from ..assets.chain_scope import ChainScope
 from ..assets.governance_events import build_governance_event_assets
 from ..assets.hourly import build_hourly_assets
 from ..assets.partitions import daily_partitions, snapshot_partitions
@@ -22,26 +25,35 @@ from .schedules import build_schedules
 from .sensors import build_sensors
 
 
+def chain_scopes(settings: Settings, now: float | None = None) -> list[ChainScope]:
+    return [ChainScope(chain, snapshot_partitions(settings, cid, now), daily_partitions(settings, cid, now))
+            for cid, chain in sorted(settings.chains.items())]
+
+
 def build_defs(settings: Settings | None = None, *, now: float | None = None) -> Definitions:
     pinned = settings is not None
     settings = settings or Settings.from_env()
-    snapshot_parts = snapshot_partitions(settings, now)
-    daily_parts = daily_partitions(settings, now)
-    hourly_assets = build_hourly_assets(daily_parts)
-    assets = [
-        *build_snapshot_assets(snapshot_parts),
-        *hourly_assets,
-        *build_rollup_assets(daily_parts, hourly_assets[0]),
-        *build_governance_event_assets(daily_parts),
-        *build_vault_history_assets(daily_parts),
-    ]
-    jobs = build_jobs()
+    assets, checks, jobs, schedules, snapshot_jobs = [], [], [], [], []
+    for scope in chain_scopes(settings, now):
+        hourly = build_hourly_assets(scope)
+        assets += [
+            *build_snapshot_assets(scope),
+            *hourly,
+            *build_rollup_assets(scope, hourly[0]),
+            *build_governance_event_assets(scope),
+            *build_vault_history_assets(scope),
+        ]
+        checks += build_checks(scope, settings)
+        chain_jobs = build_jobs(scope.chain_id)
+        jobs += chain_jobs.values()
+        schedules += build_schedules(scope.chain_id, chain_jobs["snapshot"], chain_jobs["history"])
+        snapshot_jobs.append(chain_jobs["snapshot"])
     return Definitions(
         assets=assets,
-        asset_checks=build_checks(settings),
-        jobs=list(jobs.values()),
-        schedules=build_schedules(jobs["snapshot_job"], jobs["history_job"]),
-        sensors=build_sensors(jobs["snapshot_job"]),
+        asset_checks=checks,
+        jobs=jobs,
+        schedules=schedules,
+        sensors=build_sensors(snapshot_jobs) if snapshot_jobs else [],
         resources=resources_for(settings if pinned else None),
     )
 

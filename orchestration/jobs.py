@@ -1,7 +1,10 @@
-"""Jobs: the 15-minute snapshot job and the history job (hourly buckets + daily rollups).
+"""Jobs, per chain: the 15-minute snapshot job and the history job (hourly buckets, daily
+rollups, events, vault history) of each chain of the chain book.
 
-Both run in process: one run's assets share the readers (block and Voter-registry caches) and
-a run over a partition range is one process, not one subprocess per step.
+A chain's jobs select only that chain's assets, so a slow or failing chain holds up its own runs
+and no other chain's. Both run in process: one run's assets share the readers (block and
+Voter-registry caches) and a run over a partition range is one process, not one subprocess per
+step. Every run carries the `ve/chain` tag.
 """
 from __future__ import annotations
 
@@ -9,24 +12,27 @@ from typing import Any
 
 from dagster import AssetSelection, define_asset_job, in_process_executor
 
-from ..assets.registry import PUBLICATION, SNAPSHOT_ASSET_NAMES
-
-SNAPSHOT_ASSETS = (*SNAPSHOT_ASSET_NAMES, PUBLICATION)
-HISTORY_ASSETS = ("pool_hourly", "daily_rollups", "governance_events", "vault_history")
+from ..core.pipeline_names import CHAIN_TAG, history_group, history_job, snapshot_group, snapshot_job
 
 
-def build_jobs() -> dict[str, Any]:
-    """Partitions come from the selected assets (daily for both; see assets.partitions)."""
-    snapshot_job = define_asset_job(
-        "snapshot_job",
-        selection=AssetSelection.assets(*SNAPSHOT_ASSETS),
-        executor_def=in_process_executor,
-        description="Token, pool and protocol snapshots at 15-minute boundaries, then their publication.",
-    )
-    history_job = define_asset_job(
-        "history_job",
-        selection=AssetSelection.assets(*HISTORY_ASSETS),
-        executor_def=in_process_executor,
-        description="Hourly buckets per pool and protocol for whole UTC days, then the daily rollups.",
-    )
-    return {"snapshot_job": snapshot_job, "history_job": history_job}
+def build_jobs(chain_id: int) -> dict[str, Any]:
+    """{"snapshot": job, "history": job} of one chain (their assets are its groups)."""
+    tags = {CHAIN_TAG: str(chain_id)}
+    return {
+        "snapshot": define_asset_job(
+            snapshot_job(chain_id),
+            selection=AssetSelection.groups(snapshot_group(chain_id)),
+            executor_def=in_process_executor,
+            tags=tags,
+            description=f"Chain {chain_id}: token, pool, protocol, governance and vault snapshots at 15-minute "
+                        "boundaries, then their publication.",
+        ),
+        "history": define_asset_job(
+            history_job(chain_id),
+            selection=AssetSelection.groups(history_group(chain_id)),
+            executor_def=in_process_executor,
+            tags=tags,
+            description=f"Chain {chain_id}: hourly buckets per pool and protocol for whole UTC days, the daily "
+                        "rollups, governance events and vault history.",
+        ),
+    }

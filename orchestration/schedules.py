@@ -1,9 +1,10 @@
-"""Schedules: a snapshot every 15 minutes, the hourly history every hour.
+"""Schedules, per chain: a snapshot every 15 minutes, the hourly history every hour.
 
-- `snapshot_schedule` (*/15) requests the snapshot at the boundary that just passed (its day
-  partition, bounded to that one time by tags) and skips while another snapshot_job run is in
-  progress: a slow upstream delays one snapshot instead of piling runs up.
-- `history_schedule` (minute 1 of every hour) requests the daily partition containing the hour
+- `snapshot_schedule_<chain>` (*/15) requests the snapshot at the boundary that just passed (its
+  day partition, bounded to that one time by tags) and skips while another run of the chain's
+  snapshot job is in progress: a slow upstream delays that chain's snapshot instead of piling runs
+  up, and the other chains' schedules go on.
+- `history_schedule_<chain>` (minute 1 of every hour) requests the daily partition containing the hour
   that just ended; right after midnight that is the previous day, which completes it, and at
   01:01 the previous day is requested once more, so an hour the subgraph had not indexed yet at
   00:01 (a lagging upstream) is still written.
@@ -37,35 +38,37 @@ def _running(context: ScheduleEvaluationContext, job_name: str) -> list[str]:
     return [r.run_id for r in runs]
 
 
-def build_schedules(snapshot_job, history_job) -> list[ScheduleDefinition]:
+def build_schedules(chain_id: int, snapshot_job, history_job) -> list[ScheduleDefinition]:
     @schedule(
-        name="snapshot_schedule",
+        name=f"snapshot_schedule_{chain_id}",
         cron_schedule="*/15 * * * *",
         job=snapshot_job,
         execution_timezone="UTC",
         default_status=DefaultScheduleStatus.RUNNING,
-        description="The 15-minute snapshot that just ended; skipped while a snapshot run is in progress.",
+        description=f"Chain {chain_id}: the 15-minute snapshot that just ended; skipped while a snapshot run of "
+                    "the chain is in progress.",
     )
     def snapshot_schedule(context: ScheduleEvaluationContext):
-        running = _running(context, "snapshot_job")
+        running = _running(context, snapshot_job.name)
         if running:
-            return SkipReason(f"snapshot_job run {running[0]} is still in progress")
+            return SkipReason(f"{snapshot_job.name} run {running[0]} is still in progress")
         at = latest_snapshot_at(context.scheduled_execution_time.timestamp())
         return RunRequest(run_key=iso(at), partition_key=snapshot_day_key(at),
                           tags={**snapshot_tags(at, at), "trigger": "snapshot_schedule"})
 
     @schedule(
-        name="history_schedule",
+        name=f"history_schedule_{chain_id}",
         cron_schedule="1 * * * *",
         job=history_job,
         execution_timezone="UTC",
         default_status=DefaultScheduleStatus.RUNNING,
-        description="Hourly buckets and daily rollups of the day containing the hour that just ended.",
+        description=f"Chain {chain_id}: hourly buckets, daily rollups and events of the day containing the hour "
+                    "that just ended.",
     )
     def history_schedule(context: ScheduleEvaluationContext):
-        running = _running(context, "history_job")
+        running = _running(context, history_job.name)
         if running:
-            return SkipReason(f"history_job run {running[0]} is still in progress")
+            return SkipReason(f"{history_job.name} run {running[0]} is still in progress")
         ts = int(context.scheduled_execution_time.timestamp())
         hour = ts - ts % HOUR
         keys = [latest_day_key(ts)]

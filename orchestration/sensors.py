@@ -13,10 +13,11 @@ from dagster import DefaultSensorStatus, RunFailureSensorContext, SensorDefiniti
 from ..assets.partitions import day_start_of
 from ..assets.publication import published_times, record_failure
 from ..assets.registry import PUBLICATION
-from ..assets.resources import ChainResource, WarehouseResource
+from ..assets.resources import WarehouseResource
 from ..assets.runs import succeeded_steps
 from ..assets.snapshot_plan import due_times
 from ..core.epochs import DAY
+from ..core.pipeline_names import CHAIN_TAG
 
 PARTITION_TAG = "dagster/partition"
 RANGE_START_TAG = "dagster/asset_partition_range_start"
@@ -35,30 +36,34 @@ def snapshot_times_of_run(tags: dict[str, str], created_at: int | None = None) -
     return due_times(first_day, last_day + DAY, tags, created_at)
 
 
-def build_sensors(snapshot_job) -> list[SensorDefinition]:
+def build_sensors(snapshot_jobs: list) -> list[SensorDefinition]:
     @run_failure_sensor(
         name="snapshot_failure_sensor",
-        monitored_jobs=[snapshot_job],
+        monitored_jobs=snapshot_jobs,
         default_status=DefaultSensorStatus.RUNNING,
-        description="Records a 'failed' snapshot_runs row for every snapshot of a failed snapshot_job run.",
+        description="Records a 'failed' snapshot_runs row for every snapshot of a failed snapshot run, on its chain.",
     )
-    def snapshot_failure_sensor(context: RunFailureSensorContext, warehouse: WarehouseResource, chain: ChainResource):
+    def snapshot_failure_sensor(context: RunFailureSensorContext, warehouse: WarehouseResource):
+        tags = dict(context.dagster_run.tags)
+        if not tags.get(CHAIN_TAG, "").isdigit():
+            return
+        chain_id = int(tags[CHAIN_TAG])
         record = context.instance.get_run_record_by_id(context.dagster_run.run_id)
         created = int(record.create_timestamp.timestamp()) if record else int(time.time())
-        times = snapshot_times_of_run(dict(context.dagster_run.tags), created)
+        times = snapshot_times_of_run(tags, created)
         if times:  # a published snapshot stays published: only the others get a failed row
             with warehouse.client() as client:
-                published = published_times(client, chain.chain_id, times)
+                published = published_times(client, chain_id, times)
             times = [t for t in times if t not in published]
         if not times:
             return
-        if PUBLICATION in succeeded_steps(context.instance, context.dagster_run.run_id):
+        if any(step.endswith(f"__{PUBLICATION}") for step in succeeded_steps(context.instance, context.dagster_run.run_id)):
             return  # published; a later failure (e.g. a check step) must not unpublish it
         record_failure(
             warehouse,
             run_id=context.dagster_run.run_id,
             started_at=(record.start_time if record and record.start_time else time.time()),
-            chain_id=chain.chain_id,
+            chain_id=chain_id,
             times=times,
             asset="snapshot_job",
             partition_range=f"{times[0]}..{times[-1]}",

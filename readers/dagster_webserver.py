@@ -3,11 +3,11 @@
 (orchestration) and the API's cron trigger; plain HTTP, no Dagster import.
 
     web = Webserver(settings.dagster_url)
-    web.wait_ready(["history_job", "snapshot_job"])       # code location loaded, daemon beating
-    backfill_id = web.launch_backfill("history_job", keys, tags={...}, title="history ...")
+    web.wait_ready(["history_job_56", "snapshot_job_56"])  # code location loaded, daemon beating
+    backfill_id = web.launch_backfill("history_job_56", keys, tags={...}, title="history ...")
     web.backfill(backfill_id)                              # status and per-partition run statuses
     web.runs(tags={"dagster/backfill": backfill_id})
-    web.launch_run("snapshot_job", tags={...})            # one run, as a launch from the UI
+    web.launch_run("snapshot_job_56", tags={...})         # one run, as a launch from the UI
 
 Only documented GraphQL fields are used (the same ones the Dagster UI reads).
 """
@@ -278,9 +278,11 @@ class Webserver:
 
     def runs(self, *, tags: dict[str, str] | None = None, job_name: str | None = None,
              statuses: list[str] | None = None, created_after: float | None = None,
-             limit: int | None = None) -> list[dict[str, Any]]:
+             run_ids: list[str] | None = None, limit: int | None = None) -> list[dict[str, Any]]:
         """Runs matching every filter, newest first: {runId, status, jobName, creationTime, tags: {k: v}}."""
         filters: dict[str, Any] = {}
+        if run_ids is not None:
+            filters["runIds"] = run_ids
         if created_after is not None:
             filters["createdAfter"] = created_after
         if tags:

@@ -75,7 +75,7 @@ def test_partition_key_validation(fresh_settings):
 def test_launch_without_a_webserver_fails_loudly(fresh_settings):
     nobody = dataclasses.replace(fresh_settings, dagster_port=free_port(), dagster_webserver_url="")
     with pytest.raises(WebserverError, match="did not answer"):
-        cron.launch(nobody, "2025-11-22-08:00")
+        cron.launch(nobody, "2025-11-22-08:00", now=1_763_800_000)
 
 
 def test_the_api_imports_neither_dagster_nor_the_orchestration():
@@ -196,7 +196,8 @@ def test_launches_a_dagster_run_that_publishes_the_snapshot(cron_stack, http):
     assert r.status_code == 202, r.text
     assert time.monotonic() - started < 60  # answered at launch, not at the end of the run
     body = r.json()
-    assert body["ok"] is True and set(body["data"]) == {"runId", "partitionKey", "status"}
+    assert body["ok"] is True and set(body["data"]) == {"runId", "partitionKey", "status", "chains"}
+    assert body["data"]["chains"] == [{"chainId": 56, "runId": body["data"]["runId"], "status": "started"}]
     assert body["data"]["partitionKey"] == cron_stack.key and body["data"]["status"] == "started"
     assert body["meta"]["cacheTtlSeconds"] == 0 and "snapshotAt" not in body["meta"]
     assert r.headers["cache-control"] == "no-store" and "etag" not in r.headers
@@ -208,7 +209,8 @@ def test_launches_a_dagster_run_that_publishes_the_snapshot(cron_stack, http):
     assert again.status_code in (200, 202), again.text
     run_ids = [run_id]
     if again.status_code == 200:
-        assert again.json()["data"] == {"runId": run_id, "partitionKey": cron_stack.key, "status": "already_running"}
+        assert again.json()["data"] == {"runId": run_id, "partitionKey": cron_stack.key, "status": "already_running",
+                                        "chains": [{"chainId": 56, "runId": run_id, "status": "already_running"}]}
     else:  # the first run finished before the second launcher looked: a second run, waited for as well
         run_ids.append(again.json()["data"]["runId"])
 

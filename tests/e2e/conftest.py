@@ -133,10 +133,10 @@ def stack(tmp_path_factory) -> Stack:
         settings = dataclasses.replace(settings, dagster_port=starting.result().settings.dagster_port)
         summary = backfill(settings, snapshots_until_offset=STALE_BY_SECONDS, snapshot_hours=6, timeout=900)
         dagster.stop()  # the tests run single snapshots in this process
-        assert summary["published"], "the backfill published no snapshot"
+        assert summary["chains"][56]["published"], "the backfill published no snapshot"
         api = Service("api", cli("api"), f"http://127.0.0.1:{env['API_PORT']}/api/stats/openapi.json", env, data_dir / "api.log").start()
         services.append(api)
-        yield Stack(settings, data_dir, env, warehouse, devnet, api, list(summary["published"]))
+        yield Stack(settings, data_dir, env, warehouse, devnet, api, list(summary["chains"][56]["published"]))
     finally:
         starting.exception()  # started or failed: stop what runs
         for svc in reversed(services):

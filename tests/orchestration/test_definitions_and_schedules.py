@@ -1,7 +1,6 @@
 """The code location loads; schedules request the right partitions and skip while busy."""
 from __future__ import annotations
 
-import dataclasses
 import os
 import subprocess
 import sys
@@ -10,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from support.chains import with_example_book
+from support.chains import EXAMPLE_V2_CHAIN, with_example_book
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -24,44 +23,70 @@ def defs(tmp_path_factory):
     from ve_analytics.core.config import Settings
     from ve_analytics.orchestration.definitions import build_defs
 
-    settings = dataclasses.replace(Settings.from_env(), snapshot_partition_days=92)
-    return build_defs(with_example_book(settings, tmp_path_factory.mktemp("book")))
+    return build_defs(with_example_book(Settings.from_env(), tmp_path_factory.mktemp("book"), EXAMPLE_V2_CHAIN))
 
 
-def test_code_location_exports_jobs_schedules_sensors_and_checks(defs):
-    from ve_analytics.orchestration.definitions import defs as module_defs
-
-    for d in (defs, module_defs):
-        assert {j.name for j in d.jobs} >= {"snapshot_job", "history_job"}
-        assert {s.name for s in d.schedules} == {"snapshot_schedule", "history_schedule"}
-        assert {s.name for s in d.sensors} == {"snapshot_failure_sensor"}
-    snapshot = defs.resolve_job_def("snapshot_job")
-    history = defs.resolve_job_def("history_job")
-    # bounded: 92 days (+ today) of daily snapshot partitions, each holding 96 snapshots; history is daily
-    assert len(snapshot.partitions_def.get_partition_keys()) == 93
-    assert snapshot.partitions_def.get_partition_keys()[-1] == datetime.now(timezone.utc).strftime("%Y-%m-%d")
-    assert history.partitions_def.get_partition_keys()[-1] == datetime.now(timezone.utc).strftime("%Y-%m-%d")
-    checks = {key.name for key in defs.resolve_asset_graph().asset_check_keys}
-    assert checks == {"protocol_snapshot_fresh", "published_snapshot_row_counts", "protocol_tvl_reconciles_with_pools",
-                      "protocol_daily_reconciles_with_hourly", "hourly_buckets_complete", "governance_snapshots_consistent",
-                      "core_token_factsheet_consistent", "governance_events_in_their_epochs",
-                      "vault_snapshots_consistent", "vault_hourly_buckets_final"}
+CHECKS = {"protocol_snapshot_fresh", "published_snapshot_row_counts", "protocol_tvl_reconciles_with_pools",
+          "protocol_daily_reconciles_with_hourly", "hourly_buckets_complete", "governance_snapshots_consistent",
+          "core_token_factsheet_consistent", "governance_events_in_their_epochs"}
+VAULT_CHECKS = {"vault_snapshots_consistent", "vault_hourly_buckets_final"}
 
 
-def test_workspace_yaml_loads_the_code_location(tmp_path):
-    env = {**os.environ, "DAGSTER_HOME": str(tmp_path)}
+def test_every_chain_of_the_book_gets_its_own_assets_jobs_schedules_and_checks(defs):
+    assert {j.name for j in defs.jobs} == {"snapshot_job_56", "history_job_56", "snapshot_job_1", "history_job_1"}
+    assert {s.name for s in defs.schedules} == {"snapshot_schedule_56", "history_schedule_56",
+                                                "snapshot_schedule_1", "history_schedule_1"}
+    assert {s.name for s in defs.sensors} == {"snapshot_failure_sensor"}
+    today = datetime.now(timezone.utc).strftime("%Y-%m-%d")
+    for cid, snapshot_days in ((56, 30), (1, 7)):
+        snapshot = defs.resolve_job_def(f"snapshot_job_{cid}")
+        history = defs.resolve_job_def(f"history_job_{cid}")
+        assert snapshot.tags["ve/chain"] == history.tags["ve/chain"] == str(cid)
+        # bounded: the chain's snapshot depth + 1 day (+ today) of daily partitions of 96 snapshots each
+        keys = snapshot.partitions_def.get_partition_keys()
+        assert len(keys) == snapshot_days + 2 and keys[-1] == today
+        assert history.partitions_def.get_partition_keys()[-1] == today
+        assert {k.path[0] for k in snapshot.asset_layer.selected_asset_keys} == {f"chain_{cid}"}
+    # history from the chain's deployment day (the book's deployedAt)
+    assert defs.resolve_job_def("history_job_1").partitions_def.get_partition_keys()[0] == "2026-06-01"
+    graph = defs.resolve_asset_graph()
+    by_chain: dict[str, set[str]] = {}
+    for key in graph.asset_check_keys:
+        by_chain.setdefault(key.asset_key.path[0], set()).add(key.name)
+    assert by_chain == {"chain_56": CHECKS | VAULT_CHECKS, "chain_1": CHECKS}
+    # vaults only where the chain supports and configures them
+    names = {key.path[0]: set() for key in graph.get_all_asset_keys()}
+    for key in graph.get_all_asset_keys():
+        names[key.path[0]].add(key.path[1])
+    assert names["chain_56"] - names["chain_1"] == {"vault_snapshots", "vault_history"}
+
+
+def test_workspace_yaml_loads_the_code_location_of_every_chain_in_the_book(tmp_path):
+    book = with_example_book_path(tmp_path)
+    env = {**os.environ, "DAGSTER_HOME": str(tmp_path), "CHAIN_BOOK": str(book)}
     out = subprocess.run(
         [str(Path(sys.executable).parent / "dagster"), "definitions", "validate", "-w", "workspace.yaml"],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
     )
     assert out.returncode == 0, out.stderr[-2000:]
     assert "passed validation" in out.stderr + out.stdout
+    jobs = subprocess.run(
+        [sys.executable, "-c", "from ve_analytics.orchestration.definitions import defs; "
+                               "print(sorted(j.name for j in defs.jobs))"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert jobs.stdout.strip() == "['history_job_1', 'history_job_56', 'snapshot_job_1', 'snapshot_job_56']", jobs.stderr
+
+
+def with_example_book_path(folder: Path) -> Path:
+    from support.chains import write_example_book
+
+    return write_example_book(folder, dict(EXAMPLE_V2_CHAIN))
 
 
 def test_snapshot_schedule_requests_the_snapshot_that_is_due_and_skips_while_running(defs, tmp_path):
     from dagster import DagsterInstance, DagsterRun, DagsterRunStatus, build_schedule_context
 
-    schedule = defs.resolve_schedule_def("snapshot_schedule")
+    schedule = defs.resolve_schedule_def("snapshot_schedule_56")
     assert schedule.cron_schedule == "*/15 * * * *"
     with DagsterInstance.local_temp(str(tmp_path)) as instance:
         ctx = build_schedule_context(instance=instance, repository_def=defs.get_repository_def(), scheduled_execution_time=utc(2026, 11, 20, 12, 15, 4))
@@ -72,7 +97,9 @@ def test_snapshot_schedule_requests_the_snapshot_that_is_due_and_skips_while_run
                                           scheduled_execution_time=utc(2026, 11, 21, 0, 0, 3))
         (last,) = schedule.evaluate_tick(midnight).run_requests
         assert last.partition_key == "2026-11-20" and last.tags["ve/snapshots_until"] == "2026-11-21T00:00:00Z"
-        instance.add_run(DagsterRun(job_name="snapshot_job", run_id="busy", status=DagsterRunStatus.STARTED))
+        instance.add_run(DagsterRun(job_name="snapshot_job_1", run_id="other", status=DagsterRunStatus.STARTED))
+        assert schedule.evaluate_tick(ctx).run_requests  # another chain's run does not hold this one up
+        instance.add_run(DagsterRun(job_name="snapshot_job_56", run_id="busy", status=DagsterRunStatus.STARTED))
         result = schedule.evaluate_tick(ctx)
         assert not result.run_requests and "in progress" in result.skip_message
 
@@ -80,7 +107,7 @@ def test_snapshot_schedule_requests_the_snapshot_that_is_due_and_skips_while_run
 def test_history_schedule_requests_the_day_of_the_hour_that_just_ended(defs, tmp_path):
     from dagster import DagsterInstance, build_schedule_context
 
-    schedule = defs.resolve_schedule_def("history_schedule")
+    schedule = defs.resolve_schedule_def("history_schedule_1")
     assert schedule.cron_schedule == "1 * * * *"
     with DagsterInstance.local_temp(str(tmp_path)) as instance:
         midday = schedule.evaluate_tick(build_schedule_context(instance=instance, repository_def=defs.get_repository_def(), scheduled_execution_time=utc(2026, 11, 20, 13, 1)))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, epoch_start, iso
+from ve_analytics.core.partition_keys import day_key
 
 REL = 1e-9
 
@@ -10,34 +11,43 @@ def close(a: float, b: float) -> bool:
     return abs(a - b) <= REL * max(abs(a), abs(b), 1e-12)
 
 
-def test_backfill_reports_progress_and_runs_in_the_instance(stack):
+def test_backfill_takes_the_newest_snapshot_first_then_fills_in_behind(stack):
     from dagster import DagsterRunStatus
 
     from ve_analytics.orchestration.instance import dagster_instance
 
-    s = stack.backfill_summary
+    s = stack.backfill_summary["chains"][56]
     days = 3 + (stack.history_now % DAY >= HOUR)  # 3 complete days + today once an hour of it has ended
-    assert s["history_days"] == days
-    assert s["snapshots"] == 8 and len(s["snapshot_run_ids"]) == 1  # one run for the whole range
-    assert any(line.startswith(f"history {days}/{days} days (100%)") for line in stack.progress)
-    assert any(line.startswith("snapshots 8/8 (100%)") and "elapsed" in line for line in stack.progress)
+    assert s["history_days"] == days and s["snapshots"] == 8 and not s["error"]
+    # the recent history (every day here) in one run, the newest snapshot in one, then one backfill run
+    (history_run,), (newest_run, *filled) = s["history_run_ids"], s["snapshot_run_ids"]
+    assert len(filled) == 1 and len(s["backfill_ids"]) == 1
+    assert any(line.startswith("chain 56: upstream at ") and "8 snapshots to take (newest first)" in line
+               for line in stack.progress)
+    assert any(f"chain 56 recent history 0/{days} days" in line for line in stack.progress)
+    assert any(line.startswith("fresh: the newest snapshot of chain(s) 56 is published") for line in stack.progress)
+    assert any("chain 56 snapshots 0/7 snapshots" in line for line in stack.progress)
+    assert stack.progress[-2].endswith(f"chain 56 done ({days} history days, 8 snapshots)")
+    assert stack.progress[-1].startswith("backfill done in ")
+    published = s["published"]
     with dagster_instance(stack.settings) as instance:
-        backfills = {b.backfill_id: b for b in instance.get_backfills()}
-        for backfill_id, job, run_ids in ((s["history_backfill_id"], "history_job", [s["history_run_id"]]),
-                                          (s["snapshot_backfill_id"], "snapshot_job", s["snapshot_run_ids"])):
-            backfill = backfills[backfill_id]  # a Dagster backfill of the job's partitions
-            assert backfill.partition_set_name == f"{job}_partition_set" and backfill.title.startswith("ve-analytics ")
-            for run_id in run_ids:
-                run = instance.get_run_by_id(run_id)
-                assert run.job_name == job and run.status == DagsterRunStatus.SUCCESS
-                assert run.tags["dagster/backfill"] == backfill_id
-                assert backfill.partition_names[0] <= run.tags["dagster/asset_partition_range_start"] \
-                    <= run.tags["dagster/asset_partition_range_end"] <= backfill.partition_names[-1]
-        # the snapshot backfill's runs inherit its bounds: the first and last planned snapshot
-        snapshots = backfills[s["snapshot_backfill_id"]]
-        assert (snapshots.tags["ve/snapshots_from"], snapshots.tags["ve/snapshots_until"]) == (
-            iso(s["published"][0]), iso(s["published"][-1]))
-        assert len(backfills[s["history_backfill_id"]].partition_names) == days
+        history = instance.get_run_by_id(history_run)
+        assert history.job_name == "history_job_56" and history.status == DagsterRunStatus.SUCCESS
+        assert history.tags["ve/chain"] == "56" and history.tags["dagster/asset_partition_range_end"] == day_key(
+            stack.history_now - HOUR)
+        newest = instance.get_run_by_id(newest_run)
+        assert newest.job_name == "snapshot_job_56" and newest.status == DagsterRunStatus.SUCCESS
+        assert newest.tags["ve/snapshots_from"] == newest.tags["ve/snapshots_until"] == iso(published[-1])
+        (backfill,) = [b for b in instance.get_backfills() if b.backfill_id == s["backfill_ids"][0]]
+        assert backfill.partition_set_name == "snapshot_job_56_partition_set" and backfill.title.startswith("chain 56 ")
+        # the backfill's runs inherit its bounds: the planned snapshots older than the newest
+        assert (backfill.tags["ve/snapshots_from"], backfill.tags["ve/snapshots_until"]) == (
+            iso(published[0]), iso(published[-2]))
+        run = instance.get_run_by_id(filled[0])
+        assert run.status == DagsterRunStatus.SUCCESS and run.tags["dagster/backfill"] == backfill.backfill_id
+        # newest first: the fill's run was created after the newest snapshot's run had finished
+        fill_created = instance.get_run_record_by_id(filled[0]).create_timestamp.timestamp()
+        assert fill_created >= instance.get_run_record_by_id(newest_run).end_time
 
 
 def test_every_ended_hour_of_the_history_has_a_protocol_bucket_and_no_more(stack):
@@ -134,9 +144,10 @@ def test_every_published_snapshot_has_its_rows_and_run_record(stack):
         "SELECT toInt64(toUnixTimestamp(snapshot_at)), run_id, block_number, rows_written, sources, error "
         "FROM snapshot_runs FINAL WHERE status = 'success' ORDER BY snapshot_at")
     times = [r[0] for r in rows]
-    assert times == stack.backfill_summary["published"]
+    summary = stack.backfill_summary["chains"][56]
+    assert times == summary["published"]
     for t, run_id, block, written, sources, error in rows:
-        assert run_id in stack.backfill_summary["snapshot_run_ids"] and block > 0 and error == ""
+        assert run_id in summary["snapshot_run_ids"] and block > 0 and error == ""
         assert sources == ["subgraph", "chain-rpc"]
         assert written["protocol_snap15m"] == 1 and written["pool_snap15m"] > 0 and written["token_snap15m"] > 0
 
@@ -146,7 +157,8 @@ def test_asset_checks_pass(stack):
 
     from ve_analytics.orchestration.instance import dagster_instance
 
-    runs = [stack.backfill_summary["history_run_id"], *stack.backfill_summary["snapshot_run_ids"]]
+    summary = stack.backfill_summary["chains"][56]
+    runs = [*summary["history_run_ids"], *summary["snapshot_run_ids"]]
     with dagster_instance(stack.settings) as instance:
         evaluations = [
             e.dagster_event.event_specific_data

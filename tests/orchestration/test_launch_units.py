@@ -1,17 +1,20 @@
 """The launch path without a stack: the settings a Dagster process gets through its environment,
-the instance's dagster.yaml, and following a backfill (what ends it, what fails it loudly, and that
-a backfill left behind by an interrupt or a timeout is canceled so the daemon does not go on with
-it). The webserver here is a stand-in answering what the GraphQL API answers; the real one is
+the instance's dagster.yaml, and walking a chain through its backfill (the order of its runs, what ends
+a backfill, what fails a chain loudly without stopping the others, and that a backfill left
+behind by an interrupt or a timeout is canceled so the daemon does not go on with it). The webserver here is a stand-in answering what the GraphQL API answers; the real one is
 exercised by the orchestration session (conftest) and the cron tests."""
 from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from pathlib import Path
 
 import pytest
 
-from ve_analytics.orchestration.backfill import BackfillFailed, _Follow
+from ve_analytics.orchestration.backfill import BackfillFailed, _follow
+from ve_analytics.orchestration.backfill_plan import ChainPlan
+from ve_analytics.orchestration.backfill_steps import ChainFill
 
 
 def test_settings_travel_to_a_dagster_process_through_its_environment_secrets_excepted(tmp_path, monkeypatch):
@@ -66,38 +69,61 @@ def test_the_instance_yaml_queues_runs_and_is_left_alone_once_the_operators(tmp_
     assert MARKER not in (tmp_path / "dagster.yaml").read_text()
 
 
-def test_snapshot_backfills_make_runs_of_at_most_four_days_the_history_one_run():
-    """Dagster cuts a backfill into runs by the assets' BackfillPolicy."""
-    from ve_analytics.assets.partitions import SNAPSHOT_DAYS_PER_RUN
-    from ve_analytics.orchestration.definitions import defs
+def test_snapshot_backfills_make_runs_of_at_most_four_days_the_history_one_run(tmp_path):
+    """Dagster cuts a backfill into runs by the assets' BackfillPolicy, per chain."""
+    from support.chains import with_example_book
 
+    from ve_analytics.assets.partitions import SNAPSHOT_DAYS_PER_RUN
+    from ve_analytics.core.config import Settings
+    from ve_analytics.orchestration.definitions import build_defs
+
+    defs = build_defs(with_example_book(Settings.from_env(), tmp_path))
     graph = defs.resolve_asset_graph()
-    for job_name, per_run in (("snapshot_job", SNAPSHOT_DAYS_PER_RUN), ("history_job", None)):
+    for job_name, per_run in (("snapshot_job_56", SNAPSHOT_DAYS_PER_RUN), ("history_job_56", None)):
         keys = defs.resolve_job_def(job_name).asset_layer.selected_asset_keys
         assert keys and {graph.get(key).backfill_policy.max_partitions_per_run for key in keys} == {per_run}
+        assert {key.path[0] for key in keys} == {"chain_56"}
 
 
 class FakeWeb:
+    """Answers what the webserver's GraphQL API answers: launched runs finish on the next poll
+    with the status `run_status` gives; a backfill goes through `backfill_states`."""
+
     url = "http://dagster.test"
 
-    def __init__(self, states: list[tuple[str, dict[str, int], list[str]]]):
-        """Each poll answers the next (backfill status, partition status counts, run statuses)."""
-        self.states = list(states)
+    def __init__(self, backfill_states=(("COMPLETED_SUCCESS", {"SUCCESS": 2}, ["SUCCESS"]),), run_status=None):
+        self.backfill_states = list(backfill_states)
+        self.run_status = run_status or (lambda job: "SUCCESS")
+        self.launched: list[tuple[str, dict]] = []
+        self.backfills: list[tuple[str, list[str], dict]] = []
         self.canceled: list[str] = []
         self.polls = 0
 
-    def _now(self):
-        return self.states[min(self.polls, len(self.states) - 1)]
+    def launch_run(self, job, tags):
+        self.launched.append((job, tags))
+        return f"run-{len(self.launched)}"
+
+    def runs(self, run_ids=None, **_):
+        return [{"runId": rid, "status": self.run_status(self.launched[int(rid.split("-")[1]) - 1][0]), "tags": {}}
+                for rid in run_ids]
+
+    def launch_backfill(self, job, keys, tags=None, title="", description=""):
+        self.backfills.append((job, keys, tags))
+        return f"b{len(self.backfills)}"
+
+    def _state(self):
+        return self.backfill_states[min(self.polls, len(self.backfill_states) - 1)]
 
     def backfill(self, backfill_id):
-        status, counts, _ = self._now()
+        status, counts, _ = self._state()
         return {"id": backfill_id, "status": status, "numPartitions": 2, "title": "t", "partitionStatusCounts": counts,
                 "error": {"message": "boom"} if status == "FAILED" else None}
 
     def backfill_runs(self, backfill_id):
-        runs = [{"runId": f"r{i}", "status": s, "tags": {"dagster/asset_partition_range_start": "2026-01-01",
-                                                         "dagster/asset_partition_range_end": "2026-01-02"}}
-                for i, s in enumerate(self._now()[2])]
+        runs = [{"runId": f"{backfill_id}r{i}", "status": s,
+                 "tags": {"dagster/asset_partition_range_start": "2026-01-01",
+                          "dagster/asset_partition_range_end": "2026-01-02"}}
+                for i, s in enumerate(self._state()[2])]
         self.polls += 1
         return runs
 
@@ -108,56 +134,74 @@ class FakeWeb:
         self.canceled.append(backfill_id)
 
 
-def follow(web, lines, deadline=None):
-    def line(runs, state):
-        done = state["partitionStatusCounts"].get("SUCCESS", 0)
-        return done, f"days {done}/2"
-
-    return _Follow(web, "b1", say=lines.append, started=0.0, poll=0, deadline=deadline).run(line)
+T0 = 1_767_225_600  # 2026-01-01T00:00:00Z
 
 
-def test_ends_when_every_partition_has_a_finished_run_before_the_daemon_marks_it():
-    web = FakeWeb([("REQUESTED", {}, []), ("REQUESTED", {"STARTED": 2}, ["STARTED"]),
-                   ("REQUESTED", {"SUCCESS": 2}, ["SUCCESS"])])
-    lines: list[str] = []
-    runs = follow(web, lines)
-    assert [r["runId"] for r in runs] == ["r0"] and not web.canceled
-    assert lines[0].startswith("days 0/2 ") and lines[-1].startswith("days 2/2 ") and "(runs: 1 success)" in lines[-1]
+def plan(cid=56, snapshots=(T0 + 900, T0 + 86_400 + 900), newest=T0 + 2 * 86_400):
+    return ChainPlan(cid, newest + 60, T0 - 40 * 86_400, newest, recent_days=["2025-12-31", "2026-01-01"],
+                     older_days=["2025-11-22"], newest=newest, snapshots=list(snapshots))
 
 
-def test_a_failed_run_fails_the_backfill_loudly_once_the_others_finished():
+def walk(web, fills, lines, deadline=None, on_fresh=None):
+    _follow(web, fills, say=lines.append, started=0.0, poll=0, on_fresh=on_fresh, deadline=deadline)
+
+
+def test_a_chain_takes_its_recent_history_then_its_newest_snapshot_then_fills_in_behind():
+    web, lines, fresh = FakeWeb(), [], []
+    fill = ChainFill(plan())
+    walk(web, [fill], lines, on_fresh=lambda: fresh.append(len(web.launched)))
+    (h_job, h_tags), (s_job, s_tags) = web.launched
+    assert h_job == "history_job_56" and h_tags == {"dagster/asset_partition_range_start": "2025-12-31",
+                                                     "dagster/asset_partition_range_end": "2026-01-01"}
+    assert s_job == "snapshot_job_56" and s_tags["ve/snapshots_from"] == s_tags["ve/snapshots_until"] == "2026-01-03T00:00:00Z"
+    assert s_tags["dagster/partition"] == "2026-01-02"
+    assert fresh == [2]  # on_fresh came after the newest snapshot and before the backfills
+    (b_job, b_keys, b_tags), (o_job, o_keys, _) = web.backfills
+    assert (b_job, b_keys) == ("snapshot_job_56", ["2026-01-01", "2026-01-02"])
+    assert (b_tags["ve/snapshots_from"], b_tags["ve/snapshots_until"]) == ("2026-01-01T00:15:00Z", "2026-01-02T00:15:00Z")
+    assert (o_job, o_keys) == ("history_job_56", ["2025-11-22"])
+    assert fill.phase == "done" and not fill.error and not web.canceled
+    assert lines[-1].endswith("chain 56 done (3 history days, 3 snapshots)")
+    assert fill.summary()["history_run_ids"] == ["run-1", "b2r0"] and fill.summary()["snapshot_run_ids"] == ["run-2", "b1r0"]
+
+
+def test_a_failing_chain_is_reported_while_the_other_chain_goes_on():
+    web, lines = FakeWeb(run_status=lambda job: "FAILURE" if job.endswith("_8453") else "SUCCESS"), []
+    ok, bad = ChainFill(plan(56)), ChainFill(plan(8453))
+    walk(web, [ok, bad], lines)
+    assert ok.phase == "done" and bad.phase == "failed"
+    assert "recent history: run run-2 ended FAILURE: http://dagster.test/runs/run-2" in bad.error
+    assert [job for job, _ in web.launched if job.endswith("_8453")] == ["history_job_8453"]  # stopped there
+    assert any(line.startswith("chain 8453 failed:") for line in lines)
+
+
+def test_a_failed_backfill_run_fails_the_chain_once_the_others_finished():
     web = FakeWeb([("REQUESTED", {"FAILURE": 1, "STARTED": 1}, ["FAILURE", "STARTED"]),
                    ("COMPLETED_FAILED", {"FAILURE": 1, "SUCCESS": 1}, ["FAILURE", "SUCCESS"])])
-    lines: list[str] = []
-    with pytest.raises(BackfillFailed, match=r"backfill b1 \(t\): 1 of 2 run\(s\) did not succeed \(r0 FAILURE\)"):
-        follow(web, lines)
-    assert lines[0] == "run r0 ended FAILURE: http://dagster.test/runs/r0"
-
-
-def test_runs_that_did_not_succeed_are_named():
-    web = FakeWeb([("REQUESTED", {"FAILURE": 1, "SUCCESS": 1}, ["FAILURE", "SUCCESS"])])
-    with pytest.raises(BackfillFailed, match=r"1 of 2 run\(s\) did not succeed \(r0 FAILURE\); http://dagster.test/runs/b/b1"):
-        follow(web, [])
-    assert not web.canceled  # finished: nothing to cancel
+    fill = ChainFill(plan())
+    walk(web, [fill], [])
+    assert fill.phase == "failed"
+    assert "did not succeed (b1r0 FAILURE" in fill.error and "http://dagster.test/runs/b/b1" in fill.error
 
 
 def test_a_backfill_the_daemon_failed_names_its_error():
-    with pytest.raises(BackfillFailed, match="ended FAILED: boom"):
-        follow(FakeWeb([("FAILED", {}, [])]), [])
+    fill = ChainFill(plan())
+    walk(FakeWeb([("FAILED", {}, [])]), [fill], [])
+    assert fill.phase == "failed" and "ended FAILED: boom" in fill.error
 
 
-def test_timeout_and_interrupt_cancel_the_backfill():
+def test_timeout_and_interrupt_cancel_the_open_backfills():
     web = FakeWeb([("REQUESTED", {"STARTED": 2}, ["STARTED"])])
+    fill = ChainFill(plan())
     with pytest.raises(BackfillFailed, match="did not finish in time"):
-        follow(web, [], deadline=0.0)
-    assert web.canceled == ["b1"]
+        walk(web, [fill], [], deadline=time.monotonic() + 0.5)
+    assert web.canceled == ["b1", "b2"]
 
     class Interrupted(FakeWeb):
         def backfill_runs(self, backfill_id):
             raise KeyboardInterrupt
 
-    web = Interrupted([("REQUESTED", {}, [])])
-    lines: list[str] = []
+    web, lines = Interrupted([("REQUESTED", {}, [])]), []
     with pytest.raises(KeyboardInterrupt):
-        follow(web, lines)
-    assert web.canceled == ["b1"] and lines == ["backfill b1 canceled"]
+        walk(web, [ChainFill(plan())], lines)
+    assert web.canceled == ["b1", "b2"] and lines[-2:] == ["backfill b1 canceled", "backfill b2 canceled"]

@@ -32,19 +32,21 @@ def test_rerunning_the_backfill_duplicates_nothing_and_adds_only_unpublished_sna
     raw_before, published_before = counts(stack, False), published(stack)
     lines: list[str] = []
     # the same history again, and the snapshots of the session's 2 hours plus one older hour
-    again = backfill(stack.settings, snapshot_hours=3, progress=lines.append, timeout=600)
+    again = backfill(stack.settings, snapshot_hours=3, progress=lines.append, timeout=600)["chains"][56]
     # history: identical payloads carry identical dedup tokens, the server drops them
     raw_after = counts(stack, False)
     assert {t: raw_after[t] for t in HISTORY_TABLES} == {t: raw_before[t] for t in HISTORY_TABLES}
-    # snapshots: the published ones are left out of the backfill, the 4 older ones make its one run
-    assert again["snapshots"] == 4 and len(again["snapshot_run_ids"]) == 1
-    assert any(line.startswith("snapshots: 4 to materialize") for line in lines)
-    assert lines[-2].startswith("snapshots 4/4 (100%)") and lines[-1].startswith("backfill done:")
+    # snapshots: the published ones are left out; of the 4 older ones the newest is taken first,
+    # the 3 others make the backfill's one run
+    assert again["snapshots"] == 4 and len(again["snapshot_run_ids"]) == 2
+    assert any(line.startswith("chain 56: upstream at") and "4 snapshots to take" in line for line in lines)
+    assert lines[-2].endswith("history days, 4 snapshots)")
+    assert lines[-1].startswith("backfill done in ")
     assert published(stack) == published_before | set(again["published"])
     assert not published_before & set(again["published"])
     with dagster_instance(stack.settings) as instance:
-        run = instance.get_run_by_id(again["snapshot_run_ids"][0])
-        assert run.status == DagsterRunStatus.SUCCESS and run.tags["dagster/backfill"] == again["snapshot_backfill_id"]
+        run = instance.get_run_by_id(again["snapshot_run_ids"][1])
+        assert run.status == DagsterRunStatus.SUCCESS and run.tags["dagster/backfill"] == again["backfill_ids"][0]
 
 
 def test_session_backfills_show_as_completed_with_every_partition_successful(stack):
@@ -55,9 +57,10 @@ def test_session_backfills_show_as_completed_with_every_partition_successful(sta
 
     from ve_analytics.readers.dagster_webserver import Webserver
 
-    s = stack.backfill_summary
+    s = stack.backfill_summary["chains"][56]
+    assert s["backfill_ids"]
     with Webserver(stack.settings.dagster_url) as web:
-        for backfill_id in (s["history_backfill_id"], s["snapshot_backfill_id"]):
+        for backfill_id in s["backfill_ids"]:
             deadline = time.monotonic() + 90
             while (state := web.backfill(backfill_id))["status"] == "REQUESTED" and time.monotonic() < deadline:
                 time.sleep(1)
@@ -95,11 +98,11 @@ def test_publication_refuses_when_the_snapshot_assets_did_not_run(stack):
     from ve_analytics.assets.partitions import snapshot_day_key, snapshot_tags
 
     target = stack.latest_success() + QUARTER_HOUR  # not materialized yet
-    job = build_defs(stack.settings).resolve_job_def("snapshot_job")
+    job = build_defs(stack.settings).resolve_job_def("snapshot_job_56")
     with dagster_instance(stack.settings) as instance:
         result = job.execute_in_process(
             instance=instance, partition_key=snapshot_day_key(target), tags=snapshot_tags(target, target),
-            asset_selection=[AssetKey("snapshot_publication")], raise_on_error=False)
+            asset_selection=[AssetKey(["chain_56", "snapshot_publication"])], raise_on_error=False)
     assert not result.success
     statuses = stack.query("SELECT status, error FROM snapshot_runs FINAL "
                            "WHERE snapshot_at = toDateTime64({t:Int64}, 3, 'UTC')", t=target)

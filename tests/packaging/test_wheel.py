@@ -69,9 +69,9 @@ def env(wheel, tmp_path_factory) -> Path:
     return venv
 
 
-def run(venv: Path, code: str, cwd: Path) -> str:
+def run(venv: Path, code: str, cwd: Path, **env: str) -> str:
     done = subprocess.run([str(venv / "bin" / "python"), "-c", code], cwd=cwd, capture_output=True, text=True,
-                          env={"PATH": "/usr/bin:/bin", "HOME": str(cwd)})
+                          env={"PATH": "/usr/bin:/bin", "HOME": str(cwd), **env})
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -98,10 +98,10 @@ print(json.dumps({
     "checks": len(list(d.defs.asset_checks or [])),
     "sql": {f: len(sqlbook.files_in(f)) for f in %r},
 }))
-""" % (SQL_FOLDERS,), tmp_path))
+""" % (SQL_FOLDERS,), tmp_path, CHAIN_BOOK=str(write_example_book(tmp_path))))
     assert all("site-packages" in p and str(REPO) not in p for p in out["paths"]), out["paths"]
     assert out["devnet"] is False
-    assert out["jobs"] == ["history_job", "snapshot_job"] and out["checks"] > 0
+    assert out["jobs"] == ["history_job_56", "snapshot_job_56"] and out["checks"] > 0
     assert out["sql"] == {f: len(list((REPO / "warehouse_sql" / f).glob("*.sql"))) for f in SQL_FOLDERS}
 
 

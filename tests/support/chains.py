@@ -17,18 +17,29 @@ def with_devnet_book(settings: Settings, devnet_url: str, folder: Path) -> Setti
     return dataclasses.replace(settings, chain_book=path, chains=load_book(path, os.environ))
 
 
-def write_example_book(folder: Path) -> Path:
-    """A one-chain book of unreachable endpoints, for code that needs a chain's configuration but
-    never calls its upstream (loading definitions, rendering documents)."""
+EXAMPLE_VAULT = {"key": "cl-a", "address": "0x9bCabfFEeAf1365d3e1Ddc4c7f3CA283033f49E9", "kind": "cl"}
+# a chain without CL pools nor vaults, deployed on a fixed day (its history partitions start there)
+EXAMPLE_V2_CHAIN = {"chainId": 1, "name": "Ethereum", "network": "ethereum", "deployedAt": "2026-06-01T00:00:00Z",
+                    "features": {"pools": True, "v2Pools": True, "stablePools": True, "clPools": False,
+                                 "clTicks": False, "gauges": True, "votingEscrow": True, "bribes": True,
+                                 "vaults": False}}
+
+
+def write_example_book(folder: Path, *extra: dict) -> Path:
+    """A book of unreachable endpoints, for code that needs chains' configuration but never calls
+    their upstream (loading definitions, rendering documents): chain 56 with one vault, plus the
+    `extra` entries (given endpoints of their own)."""
+    chains = [{"chainId": 56, "name": "BNB Smart Chain", "network": "bsc", "vaults": [EXAMPLE_VAULT]}, *extra]
+    for entry in chains:
+        entry.setdefault("subgraphUrl", f"http://127.0.0.1:9/{entry['chainId']}/subgraph")
+        entry.setdefault("rpcUrl", f"http://127.0.0.1:9/{entry['chainId']}/rpc")
     path = Path(folder) / "chain-book.json"
-    path.write_text(json.dumps({"chains": [{"chainId": 56, "name": "BNB Smart Chain", "network": "bsc",
-                                            "subgraphUrl": "http://127.0.0.1:9/subgraph",
-                                            "rpcUrl": "http://127.0.0.1:9/rpc"}]}))
+    path.write_text(json.dumps({"chains": chains}))
     return path
 
 
-def with_example_book(settings: Settings, folder: Path) -> Settings:
-    path = write_example_book(folder)
+def with_example_book(settings: Settings, folder: Path, *extra: dict) -> Settings:
+    path = write_example_book(folder, *extra)
     return dataclasses.replace(settings, chain_book=path, chains=load_book(path, {}))
 
 
