@@ -465,7 +465,8 @@ class VaultBook:
         history_s = int(sim.history_days * DAY)
         self._history_s = history_s
         self.global_pause = self.window(p.vault_global_pause)
-        self.contracts = vault_contracts(sim.chain_id)
+        # the shared vault contracts exist only on chains with vaults
+        self.contracts = vault_contracts(sim.chain_id) if p.vaults else {}
         self.vaults: list[VaultSim] = []
         for i, spec in enumerate(p.vaults):
             address = vault_address(sim.chain_id, spec.key)
