@@ -11,15 +11,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--host", help="listen address (default DEVNET_HOST)")
     ap.add_argument("--port", type=int, help="listen port (default DEVNET_PORT)")
     ap.add_argument("--seed", type=int, help="simulation seed (default DEVNET_SEED)")
-    ap.add_argument("--history-days", type=float, help="days of history before now (default DEVNET_HISTORY_DAYS)")
+    ap.add_argument("--history-days", type=float,
+                    help="days of history before now for every chain (default DEVNET_HISTORY_DAYS, else per chain)")
     ap.add_argument("--scale", type=float, default=1.0, help="activity multiplier (swaps, locks, bribes)")
+    ap.add_argument("--pools", type=int, help="pools per chain: synthesize extra ones (default DEVNET_POOLS)")
+    ap.add_argument("--tokens", type=int, help="tokens per chain: synthesize extra ones (default DEVNET_TOKENS)")
     ap.add_argument("--chain", type=int, action="append", dest="chains", help="chain id to serve (repeatable)")
     ap.add_argument("--genesis", type=int, help="genesis unix timestamp (default: persisted or now - history)")
     ap.add_argument("--manual-clock", action="store_true", help="freeze time; advance with POST /control/clock")
     ap.add_argument("--now", type=int, help="start time of the manual clock (unix seconds)")
     args = ap.parse_args(argv)
     serve(host=args.host, port=args.port, seed=args.seed, history_days=args.history_days, scale=args.scale,
-          chains=args.chains, genesis_ts=args.genesis, now=args.now, manual_clock=args.manual_clock)
+          chains=args.chains, genesis_ts=args.genesis, now=args.now, manual_clock=args.manual_clock,
+          pools=args.pools, tokens=args.tokens)
 
 
 if __name__ == "__main__":

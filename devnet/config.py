@@ -13,14 +13,21 @@ def _env(name: str, default: str) -> str:
     return default if value is None or value == "" else value
 
 
+def _opt(kind, name: str):
+    value = os.environ.get(name)
+    return None if value is None or value == "" else kind(value)
+
+
 @dataclass(frozen=True)
 class DevnetConfig:
     host: str
     port: int
     seed: int
-    history_days: float
+    history_days: float | None  # None: each chain's own length (params); else an override for every chain
     chains: tuple[int, ...]
     data_dir: Path  # the genesis of each chain is kept here, so a restart continues the same history
+    pools: int | None = None  # grow every chain's pool table to this many (devnet/synth.py)
+    tokens: int | None = None  # grow every chain's token table to this many
 
     @property
     def url(self) -> str:
@@ -33,7 +40,9 @@ class DevnetConfig:
             host=_env("DEVNET_HOST", "127.0.0.1"),
             port=int(_env("DEVNET_PORT", "8545")),
             seed=int(_env("DEVNET_SEED", "56")),
-            history_days=float(_env("DEVNET_HISTORY_DAYS", "90")),
+            history_days=_opt(float, "DEVNET_HISTORY_DAYS"),
             chains=chains,
             data_dir=Path(_env("DEVNET_DATA_DIR", ".data")).resolve(),
+            pools=_opt(int, "DEVNET_POOLS"),
+            tokens=_opt(int, "DEVNET_TOKENS"),
         )

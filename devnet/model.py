@@ -19,14 +19,15 @@ from bisect import bisect_left
 import numpy as np
 
 from devnet.deployments import DEPLOYMENTS, MULTICALL3
-from devnet.timeutil import DAY, HOUR, WEEK, epoch_start, hour_start
+from devnet.timeutil import DAY, HOUR, WEEK, epoch_start, hour_start, iso
 from devnet import addresses
 from devnet.clock import ManualClock, WallClock
-from devnet.params import CHAIN_PARAMS, ChainParams
+from devnet.params import CHAIN_PARAMS, ChainParams, history_days_for
 from devnet.sim.governance import Governance
 from devnet.sim.market import PoolSim, Swap, Token
 from devnet.sim.prices import PricePaths
 from devnet.sim.vaults import VaultBook
+from devnet.synth import scaled_params
 
 log = logging.getLogger("devnet")
 
@@ -449,6 +450,27 @@ class ChainSim:
         """The chain's vaults as the product's vault book lists them: key, address, kind."""
         return [{"key": v.key, "address": v.address, "kind": v.kind} for v in self.vaults.vaults]
 
+    def features(self) -> dict[str, bool]:
+        """What the chain has (the chain book's `features`): pool kinds, gauges, ve, bribes, vaults."""
+        kinds = {p.kind for p in self.pools}
+        gauges = any(p.spec.gauge for p in self.pools)
+        return {
+            "pools": bool(self.pools),
+            "v2Pools": bool(kinds & {"v2-volatile", "v2-stable"}),
+            "stablePools": "v2-stable" in kinds,
+            "clPools": "cl" in kinds,
+            "clTicks": "cl" in kinds,
+            "gauges": gauges,
+            "votingEscrow": "votingEscrow" in self.contracts,
+            "bribes": gauges,
+            "vaults": bool(self.vaults.vaults),
+        }
+
+    def book_facts(self) -> dict:
+        """The simulation's part of the chain book entry (see deployments.chain_book)."""
+        return {"vaults": self.vault_book_entries(), "features": self.features(),
+                "deployedAt": iso(self.genesis_ts), "startBlock": self.genesis_block}
+
     def deployment_info(self) -> dict:
         head = self.head()
         return {
@@ -534,20 +556,25 @@ class ChainSim:
 
 
 def build_chain(chain_id: int = 56, seed: int = 56, genesis_ts: int | None = None,
-                history_days: float = 90, scale: float = 1.0, clock=None, now: int | None = None,
-                contracts: dict[str, str] | None = None, generate: bool = True) -> ChainSim:
+                history_days: float | None = None, scale: float = 1.0, clock=None, now: int | None = None,
+                contracts: dict[str, str] | None = None, generate: bool = True, pools: int | None = None,
+                tokens: int | None = None) -> ChainSim:
     """Build a chain simulation and generate its history up to the clock's now.
 
-    Without `genesis_ts`, genesis is floor_to_hour(now) - history_days. Without `clock`, a manual
-    clock at `now` (default: genesis + history) is used, so a build is reproducible.
+    `history_days` overrides the chain's default length (`params.history_days_for`). Without
+    `genesis_ts`, genesis is floor_to_hour(now) - history. Without `clock`, a manual clock at
+    `now` (default: genesis + history) is used, so a build is reproducible. `pools`/`tokens`
+    grow the chain's tables (devnet/synth.py).
     """
+    params = scaled_params(CHAIN_PARAMS[chain_id], pools, tokens)
+    history_days = history_days_for(params, history_days)
     if clock is None:
         if now is None:
             now = (genesis_ts + int(history_days * DAY)) if genesis_ts is not None else int(time.time())
         clock = ManualClock(now)
     if genesis_ts is None:
         genesis_ts = hour_start(clock.now()) - int(history_days * DAY)
-    sim = ChainSim(chain_id, seed, genesis_ts, history_days, scale, clock, contracts)
+    sim = ChainSim(chain_id, seed, genesis_ts, history_days, scale, clock, contracts, params=params)
     if generate:
         sim.generate_history()
     return sim

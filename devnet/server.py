@@ -26,7 +26,8 @@ from devnet.timeutil import DAY, hour_start, iso
 from devnet.clock import ManualClock, WallClock
 from devnet.config import DevnetConfig
 from devnet.model import ChainSim
-from devnet.params import CHAIN_PARAMS
+from devnet.params import CHAIN_PARAMS, history_days_for
+from devnet.synth import scaled_params
 from devnet.rpc.node import RpcNode
 from devnet.subgraph.service import SubgraphService
 
@@ -57,6 +58,7 @@ class DevnetState:
     chains: dict[int, ChainRuntime]
     faults: dict[tuple[int, str], dict] = field(default_factory=dict)
     started_at: float = field(default_factory=time.time)
+    build_seconds: dict[int, float] = field(default_factory=dict)  # per chain: generation + indexes
 
     def fault(self, chain_id: int, target: str) -> dict | None:
         return self.faults.get((chain_id, target))
@@ -90,33 +92,51 @@ def resolve_genesis(data_dir: Path | None, chain_id: int, seed: int, history_day
     return genesis
 
 
-def build_state(*, seed: int = 56, history_days: float = 90, chains=(56,), scale: float = 1.0,
+def build_state(*, seed: int = 56, history_days: float | None = None, chains=None, scale: float = 1.0,
                 genesis_ts: int | None = None, now: int | None = None, manual_clock: bool = False,
-                data_dir: Path | None = None, contracts: dict[int, dict[str, str]] | None = None) -> DevnetState:
-    """Build every chain's simulation and generate its history (logs progress)."""
+                data_dir: Path | None = None, contracts: dict[int, dict[str, str]] | None = None,
+                pools: int | None = None, tokens: int | None = None) -> DevnetState:
+    """Build every chain's simulation and generate its history (logs progress).
+
+    chains: default every chain with parameters. history_days: None = each chain's own length,
+    else an override for every chain (the young chain keeps min(override, its own)).
+    genesis_ts: the genesis of every chain (single-chain tests); otherwise each chain's genesis
+    is hour_start(now) - its history, with `now` the given one (reproducible multi-chain builds:
+    `now=T, manual_clock=True`) or the clock's, persisted in data_dir. pools/tokens: grow every
+    chain's tables to that many (devnet/synth.py).
+    """
+    chains = list(CHAIN_PARAMS) if chains is None else list(chains)
+    for cid in chains:
+        if cid not in CHAIN_PARAMS:
+            raise KeyError(f"no devnet parameters for chain {cid}")
+    params = {cid: scaled_params(CHAIN_PARAMS[cid], pools, tokens) for cid in chains}
+    history = {cid: history_days_for(params[cid], history_days) for cid in chains}
     if manual_clock:
         if now is None:
-            now = (genesis_ts + int(history_days * DAY)) if genesis_ts is not None else int(time.time())
+            now = (genesis_ts + int(max(history.values()) * DAY)) if genesis_ts is not None else int(time.time())
         clock = ManualClock(now)
     else:
         clock = WallClock()
     runtimes: dict[int, ChainRuntime] = {}
+    timings: dict[int, float] = {}
     for cid in chains:
-        if cid not in CHAIN_PARAMS:
-            raise KeyError(f"no devnet parameters for chain {cid}")
+        t0 = time.perf_counter()
         bt = DEPLOYMENTS[cid].block_time_seconds
-        g = genesis_ts if genesis_ts is not None else resolve_genesis(data_dir, cid, seed, history_days, bt,
-                                                                       clock.now())
-        sim = ChainSim(cid, seed, g, history_days, scale, clock, (contracts or {}).get(cid))
-        log.info("devnet chain %s: generating history from %s (%s days, seed %s, scale %s)",
-                 cid, iso(sim.genesis_ts), history_days, seed, scale)
+        days = history[cid]
+        g = genesis_ts if genesis_ts is not None else resolve_genesis(
+            data_dir, cid, seed, days, bt, clock.now() if now is None else now)
+        sim = ChainSim(cid, seed, g, days, scale, clock, (contracts or {}).get(cid), params=params[cid])
+        log.info("devnet chain %s: generating history from %s (%s days, %d pools, seed %s, scale %s)",
+                 cid, iso(sim.genesis_ts), days, len(sim.pools), seed, scale)
         took = sim.generate_history()
         n = sim.counts()
         runtimes[cid] = rt = ChainRuntime(sim)
         rt.subgraph.warm()
-        log.info("devnet chain %s: history ready in %.1fs: %d swaps, %d bribes, %d locks, %d votes, %d claims",
-                 cid, took, n["swaps"], n["bribes"], n["locks"], n["votes"], n["claims"])
-    return DevnetState(clock=clock, chains=runtimes)
+        timings[cid] = time.perf_counter() - t0
+        log.info("devnet chain %s: history ready in %.1fs (%.1fs with indexes): %d swaps, %d bribes, %d locks, "
+                 "%d votes, %d claims", cid, took, timings[cid], n["swaps"], n["bribes"], n["locks"], n["votes"],
+                 n["claims"])
+    return DevnetState(clock=clock, chains=runtimes, build_seconds=timings)
 
 
 # -- app --------------------------------------------------------------------------------------------
@@ -310,7 +330,7 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
     async def book(request: Request):
         """The served chains as the product's chain book (its `CHAIN_BOOK` configuration)."""
         base = f"{request.scheme}://{request.host}"
-        return _json(chain_book(base, {cid: rt.sim.vault_book_entries() for cid, rt in state.chains.items()}))
+        return _json(chain_book(base, {cid: rt.sim.book_facts() for cid, rt in state.chains.items()}))
 
     @app.get("/chains/<chain_id:int>/deployment")
     async def deployment(request: Request, chain_id: int):
@@ -422,7 +442,8 @@ def _summary(state: DevnetState, url: str) -> str:
 
 def serve(config: DevnetConfig | None = None, host: str | None = None, port: int | None = None, *,
           seed: int | None = None, history_days: float | None = None, scale: float = 1.0, chains=None,
-          genesis_ts: int | None = None, now: int | None = None, manual_clock: bool = False) -> None:
+          genesis_ts: int | None = None, now: int | None = None, manual_clock: bool = False,
+          pools: int | None = None, tokens: int | None = None) -> None:
     """Build the simulation and serve it (blocking); unset arguments come from DEVNET_* variables."""
     config = config or DevnetConfig.from_env()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -433,6 +454,7 @@ def serve(config: DevnetConfig | None = None, host: str | None = None, port: int
         history_days=config.history_days if history_days is None else history_days,
         chains=list(chains) if chains else list(config.chains), scale=scale, genesis_ts=genesis_ts, now=now,
         manual_clock=manual_clock, data_dir=config.data_dir,
+        pools=config.pools if pools is None else pools, tokens=config.tokens if tokens is None else tokens,
     )
     app = create_app(state, "devnet")
     log.info(_summary(state, f"http://{host}:{port}"))
@@ -449,12 +471,12 @@ class DevnetServer:
     def __init__(self, *, seed: int = 56, history_days: float = 10, chains=(56,), scale: float = 1.0,
                  genesis_ts: int | None = None, now: int | None = None, manual_clock: bool = True,
                  host: str = "127.0.0.1", port: int = 0, data_dir: Path | None = None,
-                 state: DevnetState | None = None):
+                 state: DevnetState | None = None, pools: int | None = None, tokens: int | None = None):
         self.host = host
         self._port = port
         self.state = state or build_state(seed=seed, history_days=history_days, chains=chains, scale=scale,
                                           genesis_ts=genesis_ts, now=now, manual_clock=manual_clock,
-                                          data_dir=data_dir)
+                                          data_dir=data_dir, pools=pools, tokens=tokens)
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server = None

@@ -643,9 +643,11 @@ def build_registry(sim) -> dict[str, Contract]:
     add(Voter(sim, c["voter"], g0))
     add(Minter(sim, c["minter"], g0))
     add(VotingEscrow(sim, c["votingEscrow"], g0))
-    add(DynamicFeeModule(sim, c["dynamicFeeModule"], g0))
     add(Factory(sim, c["v2Factory"], False))
-    add(Factory(sim, c["clFactory"], True))
+    if "clFactory" in c:  # chains without CL pools have neither a CL factory nor a fee module
+        add(Factory(sim, c["clFactory"], True))
+    if "dynamicFeeModule" in c:
+        add(DynamicFeeModule(sim, c["dynamicFeeModule"], g0))
     add(Multicall3(sim, to_checksum_address(c["multicall3"]), 0))
     for key in ("router", "rewardsDistributor"):
         if key in c:

@@ -209,7 +209,7 @@ class SubgraphService:
         op = ops[0]
         if op.operation != OperationType.QUERY:
             return {"errors": [_err("Only queries are supported.")]}
-        head = max(self.sim.head() - max(int(lag_blocks), 0), 0)
+        head = self.indexed_head(lag_blocks)
         if "__schema" in query or "__type" in query:
             return self._execute_slow(doc, op, variables, head)
         fragments = {d.name.value: d for d in doc.definitions if isinstance(d, FragmentDefinitionNode)}
@@ -226,8 +226,18 @@ class SubgraphService:
         return {"data": data}
 
     def head_meta(self, lag_blocks: int = 0) -> dict:
-        head = max(self.sim.head() - max(int(lag_blocks), 0), 0)
-        return self.meta(head)
+        return self.meta(self.indexed_head(lag_blocks))
+
+    def indexed_head(self, lag_blocks: int = 0) -> int:
+        """The block the subgraph has indexed up to: the chain head, minus the chain's persistent
+        indexing lag (`ChainParams.subgraph_lag_seconds`, never below the start block), minus a
+        `lag` fault's blocks."""
+        sim = self.sim
+        head = sim.head()
+        lag_s = sim.params.subgraph_lag_seconds
+        if lag_s > 0:
+            head = max(head - lag_s // sim.block_time, min(head, sim.genesis_block))
+        return max(head - max(int(lag_blocks), 0), 0)
 
     # -- resolution ----------------------------------------------------------------------------
     def meta(self, block: int) -> dict:

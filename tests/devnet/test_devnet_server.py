@@ -183,10 +183,11 @@ def test_cli_serves_until_stopped(tmp_path):
             except httpx.HTTPError:
                 time.sleep(0.2)
         assert ok, "devnet CLI did not come up"
-        assert genesis_path(tmp_path, 56).exists()
         book = httpx.get(f"http://127.0.0.1:{port}/book", timeout=5).json()["chains"]
-        assert [c["chainId"] for c in book] == [56]
+        assert [c["chainId"] for c in book] == [56, 4663, 8453, 1, 5042]  # every chain by default
+        assert all(genesis_path(tmp_path, c["chainId"]).exists() for c in book)
         assert book[0]["rpcUrl"] == f"http://127.0.0.1:{port}/chains/56/rpc" and len(book[0]["vaults"]) == 4
+        assert [c["chainId"] for c in book if c.get("vaults")] == [56, 4663, 5042]
     finally:
         proc.terminate()
         out, _ = proc.communicate(timeout=20)

@@ -122,7 +122,7 @@ def test_vault_book_matches_devnet_label_derivation(sim):
     entries = sim.vault_book_entries()
     assert [(e["key"], e["address"]) for e in entries] == [(v.key, v.address) for v in VAULTS]
     assert {e["kind"] for e in entries} == {"cl", "v2"}
-    book = chain_book("http://devnet", {56: entries})["chains"][0]
+    book = chain_book("http://devnet", {56: sim.book_facts()})["chains"][0]
     assert book["vaults"] == entries and book["vaultContracts"] == vault_contracts(56)
     assert book["subgraphUrl"] == "http://devnet/chains/56/subgraph" and book["contracts"]["multicall3"] == MULTICALL3
 
