@@ -50,11 +50,19 @@ class Service:
     proc: subprocess.Popen | None = None
 
     def start(self, timeout: float = 120.0) -> "Service":
+        return self.launch().wait_ready(timeout)
+
+    def launch(self) -> "Service":
+        """Start the process without waiting for it (several can then start at once)."""
         env = {**os.environ, **self.env}
         out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.proc = subprocess.Popen(
             self.argv, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
+        return self
+
+    def wait_ready(self, timeout: float = 120.0) -> "Service":
+        """Wait for its ready URL (stopping it if it does not answer in time)."""
         if self.ready_url:
             try:
                 wait_http(self.ready_url, timeout=timeout, proc=self.proc)

@@ -40,16 +40,28 @@ def chain_jobs(settings: Settings) -> list[str]:
     return [job(cid) for cid in sorted(settings.chains) for job in (history_job, snapshot_job)]
 
 
-def devnet_url() -> str:
-    return f"http://{os.environ.get('DEVNET_HOST') or '127.0.0.1'}:{os.environ.get('DEVNET_PORT') or '8545'}"
+# The chains of the /v1 family; the local stack runs a devnet for each (DEVNET_CHAINS narrows it).
+DEVNET_CHAINS = "56,4663,8453,1,5042"
 
 
-def write_devnet_book(url: str, path: Path) -> Path:
-    """Fetch a running devnet's chain book and write it to `path` (the product's CHAIN_BOOK)."""
-    book = httpx.get(f"{url}/book", timeout=30).raise_for_status().json()
+def devnet_processes() -> list[tuple[str, str]]:
+    """(chain id, URL) of each devnet process the local stack runs: one per chain, on consecutive
+    ports from DEVNET_PORT, so the chains generate their histories and answer on all cores."""
+    host = os.environ.get("DEVNET_HOST") or "127.0.0.1"
+    port = int(os.environ.get("DEVNET_PORT") or "8545")
+    chains = [c.strip() for c in (os.environ.get("DEVNET_CHAINS") or DEVNET_CHAINS).split(",") if c.strip()]
+    return [(cid, f"http://{host}:{port + i}") for i, cid in enumerate(chains)]
+
+
+def write_devnet_book(urls: str | list[str], path: Path) -> Path:
+    """Fetch the chain book of one or more running devnets (`GET /book`), merge their chains and
+    write it to `path` (the product's CHAIN_BOOK)."""
+    chains = []
+    for url in [urls] if isinstance(urls, str) else urls:
+        chains += httpx.get(f"{url}/book", timeout=30).raise_for_status().json()["chains"]
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(book, indent=2))
+    tmp.write_text(json.dumps({"chains": chains}, indent=2))
     tmp.replace(path)
     return path
 
@@ -176,10 +188,19 @@ class Stack:
         if not os.environ.get("CLICKHOUSE_URL"):
             self._service("warehouse", cli("warehouse"), f"{s.clickhouse_url}/ping")
         if not os.environ.get("CHAIN_BOOK"):
-            url = devnet_url()
-            self._service("devnet", [sys.executable, "-m", "devnet"], f"{url}/health",
-                          env={"DEVNET_DATA_DIR": str(s.data_dir)})
-            write_devnet_book(url, s.chain_book)
+            devnets = devnet_processes()
+            started = [Service(f"devnet-{cid}", [sys.executable, "-m", "devnet"], f"{url}/health",
+                               env={"DEVNET_DATA_DIR": str(s.data_dir), "DEVNET_CHAINS": cid,
+                                    "DEVNET_PORT": url.rsplit(":", 1)[1]},
+                               log_path=self.log_dir / f"devnet-{cid}.log") for cid, url in devnets]
+            log.info("starting a devnet per chain (%s): generating their histories in parallel",
+                     ", ".join(cid for cid, _ in devnets))
+            for svc in started:  # all at once, then waited for
+                svc.launch()
+                self.services.append(svc)
+            for svc in started:
+                svc.wait_ready(timeout=600)
+            write_devnet_book([url for _, url in devnets], s.chain_book)
             self.settings = s = dataclasses.replace(s, chains=load_book(s.chain_book, os.environ))
             log.info("chain book of the devnet written to %s (chains %s)", s.chain_book, ", ".join(map(str, s.chains)))
 

@@ -98,6 +98,7 @@ def stack(tmp_path_factory) -> Stack:
         "API_PORT": str(free_port()),
         "DEVNET_SEED": "2026",
         "DEVNET_HISTORY_DAYS": str(HISTORY_DAYS),
+        "DEVNET_CHAINS": "56",  # the /api/stats and /api/v1 families serve chain 56
         "SNAPSHOT_PARTITION_DAYS": str(HISTORY_DAYS + 1),
         "DAGSTER_HOME": str(data_dir / "dagster"),
         "DEVNET_DATA_DIR": str(data_dir),
@@ -110,25 +111,26 @@ def stack(tmp_path_factory) -> Stack:
     from ve_analytics.core.config import Settings
 
     services: list[Service | DagsterServices] = []
-    # The Dagster webserver and daemon start while the warehouse and the devnet do (the code
-    # location reads the chain book only when a run starts). Schedules off: the stack must stay
-    # stale until the tests refresh it.
-    dagster = DagsterServices(Settings.from_env(), data_dir / "logs", port=free_port(), schedules=False)
-    services.append(dagster)
-    starting = ThreadPoolExecutor(1).submit(dagster.start)
     try:
         warehouse = Service("warehouse", cli("warehouse"), f"http://127.0.0.1:{env['WAREHOUSE_PORT']}/ping", env,
-                            data_dir / "warehouse.log").start()
+                            data_dir / "warehouse.log").launch()
         services.append(warehouse)
         devnet_url = f"http://127.0.0.1:{env['DEVNET_PORT']}"
         devnet = Service("devnet", [sys.executable, "-m", "devnet"], f"{devnet_url}/health", env, data_dir / "devnet.log").start()
         services.append(devnet)
         write_devnet_book(devnet_url, data_dir / "chain-book.json")  # where Settings reads it (VEA_DATA_DIR)
         settings = Settings.from_env()
+        # The Dagster webserver and daemon start while the warehouse migrates (the code location
+        # builds each chain's assets from the chain book as it loads). Schedules off: the stack
+        # must stay stale until the tests refresh it.
+        dagster = DagsterServices(settings, data_dir / "logs", port=free_port(), schedules=False)
+        services.append(dagster)
+        starting = ThreadPoolExecutor(1).submit(dagster.start)
 
         from ve_analytics.orchestration.backfill import backfill
         from ve_analytics.warehouse.migrate import migrate
 
+        warehouse.wait_ready(120)
         migrate(settings)
         settings = dataclasses.replace(settings, dagster_port=starting.result().settings.dagster_port)
         summary = backfill(settings, snapshots_until_offset=STALE_BY_SECONDS, snapshot_hours=6, timeout=900)

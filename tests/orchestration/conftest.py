@@ -1,9 +1,10 @@
 """The pipeline on real components: a warehouse server (subprocess, chDB) and a devnet (in process,
-fixed genesis, manual clock) on free ports, and a Dagster webserver and daemon (subprocesses) on a
+fixed clock, four chains) on free ports, and a Dagster webserver and daemon (subprocesses) on a
 temporary instance, their code location configured with the session's Settings through
-environment variables. The session backfills 3 days of history and the last 2 hours of snapshots
-as Dagster backfills; single runs (run_snapshot, run_history) execute in this process against the
-same instance.
+environment variables. The session backfills every chain: HISTORY_DAYS days of history (the young
+chain 4663 has less: its first activity is inside that window) and the last 2 hours of snapshots
+(chain 5042's subgraph lags 36 hours, so its hours end 36 hours earlier); single runs
+(run_snapshot, run_history) execute in this process against the same instance.
 """
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ from ve_analytics.core.epochs import DAY
 from ve_analytics.cli.processes import Service, cli, free_port
 from ve_analytics.cli.stack import DagsterServices
 
-HISTORY_DAYS = 3
+HISTORY_DAYS = 6
 SEED = 2027
+CHAINS = (56, 1, 4663, 5042)  # the longest history, no CL pools, young, lagging subgraph (+ vaults on 56/4663/5042)
+YOUNG, LAGGING, NO_CL = 4663, 5042, 1
 SNAPSHOT_HOURS = 2
 BACKFILL_TIMEOUT = 600  # a stuck daemon fails the session instead of hanging it
 
@@ -49,13 +52,16 @@ class Stack:
     def scalar(self, sql: str, **params):
         return self.query(sql, **params)[0][0]
 
-    def truth(self, path: str, **params) -> dict:
-        r = httpx.get(f"{self.devnet.url}/chains/56/truth/{path}", params=params, timeout=30)
+    def truth(self, path: str, chain_id: int = 56, **params) -> dict:
+        r = httpx.get(f"{self.devnet.url}/chains/{chain_id}/truth/{path}", params=params, timeout=30)
         r.raise_for_status()
         return r.json()
 
-    def fault(self, target: str, mode: str, **extra) -> None:
-        body = {"chainId": 56, "target": target, "mode": mode, **extra}
+    def deployment(self, chain_id: int) -> dict:
+        return httpx.get(f"{self.devnet.url}/chains/{chain_id}/deployment", timeout=30).raise_for_status().json()
+
+    def fault(self, target: str, mode: str, chain_id: int = 56, **extra) -> None:
+        body = {"chainId": chain_id, "target": target, "mode": mode, **extra}
         httpx.post(f"{self.devnet.url}/control/faults", json=body, timeout=10).raise_for_status()
 
     def advance_clock(self, seconds: int) -> int:
@@ -66,10 +72,10 @@ class Stack:
     def devnet_now(self) -> int:
         return int(httpx.get(f"{self.devnet.url}/control/clock", timeout=10).json()["now"])
 
-    def latest_success(self) -> int | None:
+    def latest_success(self, chain_id: int = 56) -> int | None:
         rows = self.query(
             "SELECT toInt64(toUnixTimestamp(max(snapshot_at))) FROM snapshot_runs FINAL "
-            "WHERE chain_id = 56 AND status = 'success' HAVING count() > 0"
+            "WHERE chain_id = {c:UInt32} AND status = 'success' HAVING count() > 0", c=chain_id
         )
         return rows[0][0] if rows else None
 
@@ -91,8 +97,10 @@ def stack(tmp_path_factory) -> Stack:
     now = int(time.time()) - 20 * 60
     if now % 900 < 5:
         now += 5  # a snapshot time's block is final only once the head has passed it
-    devnet = DevnetServer(seed=SEED, history_days=HISTORY_DAYS, genesis_ts=now - now % DAY - HISTORY_DAYS * DAY,
-                          now=now, manual_clock=True).start()
+    # every chain's genesis is its history before the hour of `now`: chain 56 starts at midnight
+    # HISTORY_DAYS days ago, the young chain keeps its own (shorter) history
+    history = HISTORY_DAYS + (now - now % 3600) % DAY / DAY
+    devnet = DevnetServer(seed=SEED, history_days=history, chains=CHAINS, now=now, manual_clock=True).start()
     settings = with_devnet_book(dataclasses.replace(
         Settings.from_env(),
         data_dir=data_dir,

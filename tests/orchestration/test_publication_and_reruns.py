@@ -18,9 +18,10 @@ def counts(stack, final: bool) -> dict[str, int]:
     return {t: stack.scalar(f"SELECT count() FROM {t}{suffix}") for t in DATA_TABLES}
 
 
-def published(stack) -> set[int]:
+def published(stack, chain_id: int = 56) -> set[int]:
     return {r[0] for r in stack.query(
-        "SELECT toInt64(toUnixTimestamp(snapshot_at)) FROM snapshot_runs FINAL WHERE status = 'success'")}
+        "SELECT toInt64(toUnixTimestamp(snapshot_at)) FROM snapshot_runs FINAL WHERE chain_id = {c:UInt32} "
+        "AND status = 'success'", c=chain_id)}
 
 
 def test_rerunning_the_backfill_duplicates_nothing_and_adds_only_unpublished_snapshots(stack):
@@ -40,7 +41,7 @@ def test_rerunning_the_backfill_duplicates_nothing_and_adds_only_unpublished_sna
     # the 3 others make the backfill's one run
     assert again["snapshots"] == 4 and len(again["snapshot_run_ids"]) == 2
     assert any(line.startswith("chain 56: upstream at") and "4 snapshots to take" in line for line in lines)
-    assert lines[-2].endswith("history days, 4 snapshots)")
+    assert any(f"chain 56 done ({again['history_days']} history days, 4 snapshots)" in line for line in lines)
     assert lines[-1].startswith("backfill done in ")
     assert published(stack) == published_before | set(again["published"])
     assert not published_before & set(again["published"])
@@ -105,7 +106,7 @@ def test_publication_refuses_when_the_snapshot_assets_did_not_run(stack):
             asset_selection=[AssetKey(["chain_56", "snapshot_publication"])], raise_on_error=False)
     assert not result.success
     statuses = stack.query("SELECT status, error FROM snapshot_runs FINAL "
-                           "WHERE snapshot_at = toDateTime64({t:Int64}, 3, 'UTC')", t=target)
+                           "WHERE chain_id = 56 AND snapshot_at = toDateTime64({t:Int64}, 3, 'UTC')", t=target)
     assert [s for s, _ in statuses] == ["failed"] and "refusing to publish" in statuses[0][1]
 
 
@@ -125,12 +126,12 @@ def test_failed_snapshot_run_is_recorded_and_never_published(stack):
 
     assert stack.latest_success() == previous  # readers keep serving the previous snapshot
     rows = stack.query("SELECT status, error FROM snapshot_runs FINAL "
-                       "WHERE snapshot_at = toDateTime64({t:Int64}, 3, 'UTC')", t=target)
+                       "WHERE chain_id = 56 AND snapshot_at = toDateTime64({t:Int64}, 3, 'UTC')", t=target)
     assert rows and {s for s, _ in rows} == {"failed"}
     assert any("subgraph" in error for _, error in rows)
 
     run_id = run_snapshot(stack.settings, target)  # the upstream recovered
     assert stack.latest_success() == target
-    ok = stack.query("SELECT run_id FROM snapshot_runs FINAL WHERE status = 'success' "
+    ok = stack.query("SELECT run_id FROM snapshot_runs FINAL WHERE chain_id = 56 AND status = 'success' "
                      "AND snapshot_at = toDateTime64({t:Int64}, 3, 'UTC')", t=target)
     assert ok == [(run_id,)]
