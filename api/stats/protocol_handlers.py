@@ -1,5 +1,5 @@
 """Handlers of the protocol and system routes of /api/stats: the protocol snapshot, its history
-and daily totals, the service configuration and snapshot freshness.
+and daily totals, the service configuration and snapshot freshness (per chain: chain_health.py).
 
 Each runs the SQL file of warehouse_sql/queries/stats/ named after it (see RequestContext.rows)
 and only shapes what SQL cannot express flatly.
@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import ApiError
 from ..routes import RequestContext
-from ..sql import unix_seconds
+from .chain_health import chains_health, last_run, snapshot_age
 from .flow_windows import HOURS_COLUMNS, flow_windows
 from ...core.epochs import QUARTER_HOUR, iso
 from ...core.methodology import METHODOLOGY_VERSION
@@ -66,8 +66,12 @@ async def config(ctx: RequestContext) -> dict[str, Any]:
 
 
 async def health(ctx: RequestContext) -> dict[str, Any]:
-    """200 with `healthy: true`, or 503 `unhealthy` with the same object as `error.details`."""
-    stale_after_minutes = int(ctx.settings.stale_after_minutes)
+    """200 with `healthy: true`, or 503 `unhealthy` with the same object as `error.details`.
+
+    The status and the top-level fields are about the family's chain; `chains` reports every
+    configured chain (chain_health.py) and never changes the status."""
+    settings = ctx.settings
+    stale_after_minutes = int(settings.stale_after_minutes)
     now = time.time()
     status: dict[str, Any] = {
         "healthy": False,
@@ -77,18 +81,21 @@ async def health(ctx: RequestContext) -> dict[str, Any]:
         "ageSeconds": None,
         "staleAfterMinutes": stale_after_minutes,
         "lastRun": None,
+        "chains": [],
     }
+    chain_ids = sorted(set(settings.chains) | {ctx.chain_id})
     try:
-        row = (await ctx.rows())[0]
+        runs = await ctx.rows(chain_ids=chain_ids)
+        coverage = await ctx.rows("health_coverage", chain_ids=chain_ids)
     except Exception as exc:  # noqa: BLE001 - an unreachable warehouse is an unhealthy service, not a 500
         raise ApiError(503, UNHEALTHY, f"the warehouse is unreachable ({type(exc).__name__})", details=status) from exc
-    if row["last_run_at"] is not None:
-        status["lastRun"] = {"snapshotAt": row["last_run_at"], "status": row["last_run_status"], "runId": row["last_run_id"]}
-    snapshot_at = row["last_success_at"]
-    if snapshot_at is None:
+    status["chains"] = chains_health(settings.chains, runs, coverage, now, stale_after_minutes * 60)
+    row = next((r for r in runs if r["chain_id"] == ctx.chain_id), None)
+    status["lastRun"] = last_run(row, with_error=False)
+    snapshot_at, age = snapshot_age(row, now)
+    if snapshot_at is None or age is None:
         status["reason"] = "no_successful_snapshot"
         raise ApiError(503, UNHEALTHY, "no successful snapshot has been published yet", details=status)
-    age = max(int(now) - unix_seconds(snapshot_at), 0)
     status.update(snapshotAt=snapshot_at, ageSeconds=age)
     if age >= stale_after_minutes * 60:
         status["reason"] = "stale"

@@ -66,7 +66,9 @@ ROUTES: tuple[Route, ...] = (
         snapshot=False,
         description="HTTP 200 with `healthy: true` while the latest successful snapshot is younger than the "
         "staleness threshold (45 minutes) by the wall clock; otherwise HTTP 503, `ok: false`, error code "
-        "`unhealthy`, with the same freshness object as `error.details`. Never cached.",
+        "`unhealthy`, with the same freshness object as `error.details`. Status and top-level fields are about "
+        "chain 56; `chains` reports every configured chain (snapshot freshness, subgraph lag behind the chain "
+        "head, data coverage, what is still filling in) without changing the status. Never cached.",
         errors=(
             ErrorDoc(
                 503,

@@ -7,7 +7,7 @@ seconds; raw on-chain integers are decimal strings next to a number scaled by 1e
 """
 from __future__ import annotations
 
-from ..schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, obj
+from ..schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, nullable_ref, obj, ref
 from .flow_windows import FLOW_WINDOW, flow_windows_schema
 
 PROTOCOL_SNAPSHOT = obj(
@@ -62,6 +62,66 @@ DAILY_POINT = obj(
     "Protocol totals of one UTC day.",
 )
 
+TIME_RANGE = obj({"from": ISO_TIME, "to": ISO_TIME})
+
+
+def _nullable_time(description: str) -> dict:
+    return {**ISO_TIME, "type": ["string", "null"], "description": description}
+
+
+CHAIN_HEALTH = obj(
+    {
+        "chainId": {"type": "integer"},
+        "healthy": {"type": "boolean", "description": "the chain's latest successful snapshot is younger than the threshold"},
+        "reason": {
+            "enum": ["fresh", "stale", "no_successful_snapshot", "subgraph_lagging"],
+            "description": "no_successful_snapshot, else subgraph_lagging when the subgraph's indexed time is more than "
+            "10 minutes behind the chain head's (whatever the snapshot's age), else stale or fresh",
+        },
+        "snapshotAt": _nullable_time("the chain's latest successful snapshot"),
+        "ageSeconds": nullable("integer", "wall-clock age of snapshotAt"),
+        "lastRun": {
+            "oneOf": [
+                obj(
+                    {
+                        "snapshotAt": ISO_TIME,
+                        "status": {"type": "string"},
+                        "runId": {"type": "string"},
+                        "error": nullable("string", "the failure, its first 300 characters; null when none"),
+                    }
+                ),
+                {"type": "null"},
+            ],
+            "description": "the chain's latest snapshot attempt, successful or not",
+        },
+        "subgraphLagSeconds": {
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "description": "chainHeadAt - indexedAt; null when either is unknown",
+        },
+        "coverage": obj(
+            {
+                "firstMarketActivity": _nullable_time("the first pool creation"),
+                "hourly": nullable_ref("TimeRange", "hourly buckets written; `to` is the last bucket's start"),
+                "events": nullable_ref("TimeRange", "governance events read"),
+                "snapshots": nullable_ref("TimeRange", "published 15-minute snapshots"),
+                "indexedAt": _nullable_time("the block time the subgraph has indexed"),
+                "chainHeadAt": _nullable_time("the chain head's time, as last read over RPC"),
+            },
+            "What the chain's data covers; null where nothing was recorded yet.",
+        ),
+        "filling": {
+            "type": "array",
+            "items": {"enum": ["snapshots", "history"]},
+            "uniqueItems": True,
+            "description": "what is still filling in: `snapshots` (published snapshots reach back less than the "
+            "chain's snapshot depth and start after its first market activity), `history` (hourly buckets start "
+            "more than an hour after the first market activity, or none yet); empty when complete",
+        },
+    },
+    "Health of one configured chain. Reported only: it never changes the route's status.",
+)
+
 HEALTH_STATUS = obj(
     {
         "healthy": {"type": "boolean"},
@@ -80,8 +140,14 @@ HEALTH_STATUS = obj(
             ],
             "description": "the latest snapshot attempt, successful or not",
         },
+        "chains": {
+            "type": "array",
+            "items": ref("ChainHealth"),
+            "description": "every configured chain, by chain id; empty when the warehouse is unreachable",
+        },
     },
-    "Freshness of the snapshots. Served as `data` with HTTP 200 when healthy; when unhealthy the "
+    "Freshness of the snapshots of chain 56 (the status and the top-level fields) and of every configured "
+    "chain (`chains`). Served as `data` with HTTP 200 when healthy; when unhealthy the "
     "route answers HTTP 503 with `ok: false`, `error.code` `unhealthy` and this object as `error.details`.",
 )
 
@@ -115,5 +181,7 @@ SCHEMAS = {
     "HistoryPoint": HISTORY_POINT,
     "DailyPoint": DAILY_POINT,
     "HealthStatus": HEALTH_STATUS,
+    "ChainHealth": CHAIN_HEALTH,
+    "TimeRange": TIME_RANGE,
     "Config": CONFIG,
 }

@@ -1,0 +1,128 @@
+"""Per-chain health of /api/stats/health: freshness of each configured chain's snapshots, the lag
+of its subgraph behind its chain head, what its data covers and what is still filling in.
+
+Input: the rows of `health.sql` (one per chain with any snapshot run) and of
+`health_coverage.sql` (one per chain and dataset of `chain_coverage`, merged), times as the
+query book prints them (ISO 8601 UTC). Pure functions: the handler runs the queries.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..sql import unix_seconds
+from ...core.chains import STATS_CHAIN_ID
+from ...core.epochs import DAY, HOUR, QUARTER_HOUR
+
+SUBGRAPH_LAG_TOLERANCE_SECONDS = 10 * 60  # more than this behind the chain head: subgraph_lagging
+
+Coverage = dict[str, dict[str, Any]]  # dataset -> {"first_at", "last_at"} (ISO strings)
+
+
+def snapshot_depth_days(chain: Any) -> int:
+    """How many days of 15-minute snapshots a chain keeps (`ChainConfig.snapshot_days` where the
+    chain config has it; else 30 for the stats chain and 7 for the others)."""
+    return int(getattr(chain, "snapshot_days", 30 if chain.chain_id == STATS_CHAIN_ID else 7))
+
+
+def coverage_by_chain(rows: list[dict[str, Any]]) -> dict[int, Coverage]:
+    out: dict[int, Coverage] = {}
+    for row in rows:
+        out.setdefault(int(row["chain_id"]), {})[row["dataset"]] = {"first_at": row["first_at"], "last_at": row["last_at"]}
+    return out
+
+
+def _at(coverage: Coverage, dataset: str, end: str) -> str | None:
+    entry = coverage.get(dataset)
+    return None if entry is None else entry[end]
+
+
+def _range(coverage: Coverage, dataset: str) -> dict[str, str] | None:
+    entry = coverage.get(dataset)
+    return None if entry is None else {"from": entry["first_at"], "to": entry["last_at"]}
+
+
+def subgraph_lag_seconds(coverage: Coverage) -> int | None:
+    """How far the subgraph's indexed block time is behind the chain head's time (never negative);
+    None when either is unknown."""
+    indexed, head = _at(coverage, "subgraph", "last_at"), _at(coverage, "chain_head", "last_at")
+    if indexed is None or head is None:
+        return None
+    return max(unix_seconds(head) - unix_seconds(indexed), 0)
+
+
+def filling(coverage: Coverage, depth_days: int) -> list[str]:
+    """What is still filling in: `snapshots` (the published snapshots reach back less than the
+    depth from the newest one, one 15-minute step of tolerance, and start more than one step
+    after the first market activity: a chain younger than the depth is complete) and `history`
+    (the hourly buckets start more than an hour after the hour of the first market activity, or
+    there are none while there is market activity)."""
+    out: list[str] = []
+    market = _at(coverage, "market_activity", "first_at")
+    if market is None:
+        return out
+    first_market = unix_seconds(market)
+    snapshots = coverage.get("snapshots")
+    if snapshots is not None:
+        first, last = unix_seconds(snapshots["first_at"]), unix_seconds(snapshots["last_at"])
+        if last - first < depth_days * DAY - QUARTER_HOUR and first > first_market + QUARTER_HOUR:
+            out.append("snapshots")
+    hourly = _at(coverage, "hourly", "first_at")
+    if hourly is None or unix_seconds(hourly) > first_market // HOUR * HOUR + HOUR:
+        out.append("history")
+    return out
+
+
+def last_run(row: dict[str, Any] | None, *, with_error: bool) -> dict[str, Any] | None:
+    """The latest snapshot attempt of a health.sql row; None when the chain has none."""
+    if row is None or row["last_run_at"] is None:
+        return None
+    run = {"snapshotAt": row["last_run_at"], "status": row["last_run_status"], "runId": row["last_run_id"]}
+    if with_error:
+        run["error"] = row["last_run_error"] or None
+    return run
+
+
+def snapshot_age(row: dict[str, Any] | None, now: float) -> tuple[str | None, int | None]:
+    """The latest successful snapshot of a health.sql row and its wall-clock age in seconds."""
+    snapshot_at = None if row is None else row["last_success_at"]
+    if snapshot_at is None:
+        return None, None
+    return snapshot_at, max(int(now) - unix_seconds(snapshot_at), 0)
+
+
+def chain_health(chain: Any, run: dict[str, Any] | None, coverage: Coverage, now: float, stale_after_seconds: int) -> dict[str, Any]:
+    snapshot_at, age = snapshot_age(run, now)
+    lag = subgraph_lag_seconds(coverage)
+    healthy = age is not None and age < stale_after_seconds
+    if age is None:
+        reason = "no_successful_snapshot"
+    elif lag is not None and lag > SUBGRAPH_LAG_TOLERANCE_SECONDS:
+        reason = "subgraph_lagging"
+    else:
+        reason = "fresh" if healthy else "stale"
+    return {
+        "chainId": chain.chain_id,
+        "healthy": healthy,
+        "reason": reason,
+        "snapshotAt": snapshot_at,
+        "ageSeconds": age,
+        "lastRun": last_run(run, with_error=True),
+        "subgraphLagSeconds": lag,
+        "coverage": {
+            "firstMarketActivity": _at(coverage, "market_activity", "first_at"),
+            "hourly": _range(coverage, "hourly"),
+            "events": _range(coverage, "events"),
+            "snapshots": _range(coverage, "snapshots"),
+            "indexedAt": _at(coverage, "subgraph", "last_at"),
+            "chainHeadAt": _at(coverage, "chain_head", "last_at"),
+        },
+        "filling": filling(coverage, snapshot_depth_days(chain)),
+    }
+
+
+def chains_health(chains: Mapping[int, Any], runs: list[dict[str, Any]], coverage_rows: list[dict[str, Any]],
+                  now: float, stale_after_seconds: int) -> list[dict[str, Any]]:
+    """One entry per configured chain, by chain id, whether or not it has any row yet."""
+    by_chain = {int(row["chain_id"]): row for row in runs}
+    coverage = coverage_by_chain(coverage_rows)
+    return [chain_health(chains[cid], by_chain.get(cid), coverage.get(cid, {}), now, stale_after_seconds) for cid in sorted(chains)]

@@ -1,0 +1,287 @@
+"""/health's `chains`: one entry per configured chain (snapshot freshness, subgraph lag, coverage,
+what is still filling in), against crafted snapshot_runs and chain_coverage rows in a database of
+their own, served with a five-chain book. The status stays chain 56's."""
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from api_settings import settings_for
+from support.api_server import ApiServer
+from ve_analytics.api.stats.chain_health import chain_health, filling, snapshot_depth_days
+from ve_analytics.core.chains import ChainConfig, load_book
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, iso
+from ve_analytics.warehouse.client import get_client
+from ve_analytics.warehouse.migrate import migrate
+
+RUN_COLUMNS = ["chain_id", "snapshot_at", "run_id", "status", "block_number", "block_timestamp", "started_at",
+               "finished_at", "rows_written", "sources", "error"]
+COVERAGE_COLUMNS = ["chain_id", "dataset", "first_at", "last_at", "updated_at"]
+BOOK_CHAINS = (56, 4663, 8453, 1, 5042)
+LONG_ERROR = "subgraph timed out; " * 30  # 600 characters: served cut to 300
+
+
+def ts(unix: int) -> datetime:
+    return datetime.fromtimestamp(unix, tz=timezone.utc)
+
+
+def hour(unix: int) -> int:
+    return unix // HOUR * HOUR
+
+
+def write_book(folder: Path) -> Path:
+    """Five chains of unreachable endpoints (the route never calls them), each with the snapshot
+    depth the API assumes when the book has none."""
+    entries = [{"chainId": cid, "name": f"chain {cid}", "network": f"net{cid}", "snapshotDays": 30 if cid == 56 else 7,
+                "subgraphUrl": "http://127.0.0.1:9/subgraph", "rpcUrl": "http://127.0.0.1:9/rpc"} for cid in BOOK_CHAINS]
+    path = folder / "chain-book.json"
+    path.write_text(json.dumps({"chains": entries}))
+    return path
+
+
+def run(cid: int, at: int, run_id: str, status: str = "success", error: str = "") -> list:
+    t = ts(at)
+    return [cid, t, run_id, status, at // 3, t, t, ts(at + 40), {"protocol_snap15m": 1}, ["subgraph"], error]
+
+
+def cov(cid: int, dataset: str, first: int, last: int) -> list:
+    return [cid, dataset, ts(first), ts(last), ts(last + 60)]
+
+
+def seed(settings, latest: int) -> dict:
+    """The rows, and the times the expectations are built from (all relative to `latest`)."""
+    t = {
+        "m56": latest - 10 * DAY + 7 * 60,  # a chain younger than its 30-day depth
+        "m8453": latest - 40 * DAY,
+        "m5042": latest - 60 * DAY,
+        "m4663": latest - 3 * DAY + 5 * 60,
+    }
+    runs = [
+        run(56, latest - QUARTER_HOUR, "run-56-a"),
+        run(56, latest, "run-56-b"),
+        run(8453, latest - 3 * HOUR, "run-8453-ok"),
+        run(8453, latest - 3 * HOUR + QUARTER_HOUR, "run-8453-failed", "failed", LONG_ERROR),
+        run(5042, latest - 2 * HOUR, "run-5042"),
+        run(4663, latest - QUARTER_HOUR, "run-4663"),
+        run(999, latest + QUARTER_HOUR, "run-999"),  # a chain outside the book: never listed
+    ]
+    m56, m8453, m5042, m4663 = t["m56"], t["m8453"], t["m5042"], t["m4663"]
+    coverage = [
+        # chain 56: fresh, complete; two unmerged rows per dataset for some (the read takes min/max)
+        cov(56, "market_activity", m56, hour(latest)),
+        cov(56, "hourly", hour(m56) + HOUR, hour(latest) - 2 * HOUR),  # exactly one hour after: complete
+        cov(56, "hourly", hour(m56) + 5 * HOUR, hour(latest) - HOUR),
+        cov(56, "events", m56, latest - 300),
+        cov(56, "events", m56 + DAY, latest - 120),
+        cov(56, "snapshots", m56 + 8 * 60, latest),  # the first boundary after the first pool
+        cov(56, "subgraph", m56, latest - 60),
+        cov(56, "chain_head", latest - 600, latest),
+        # chain 8453: stale (subgraph 5 minutes behind: not lagging), snapshots and history filling in
+        cov(8453, "market_activity", m8453, hour(latest)),
+        cov(8453, "hourly", latest - 5 * DAY, hour(latest) - HOUR),
+        cov(8453, "snapshots", latest - 2 * DAY, latest - 3 * HOUR),
+        cov(8453, "subgraph", m8453, latest - 3 * HOUR - 300),
+        cov(8453, "chain_head", latest - 3 * HOUR, latest - 3 * HOUR),
+        # chain 5042: stale and its subgraph 2h20 behind the head: lagging wins; snapshots reach
+        # back exactly the depth minus the one-step tolerance: complete
+        cov(5042, "market_activity", m5042, hour(latest)),
+        cov(5042, "hourly", hour(m5042), hour(latest) - HOUR),
+        cov(5042, "events", m5042, latest),
+        cov(5042, "snapshots", latest - 2 * HOUR - (7 * DAY - QUARTER_HOUR), latest - 2 * HOUR),
+        cov(5042, "subgraph", m5042, latest - 2 * HOUR - 20 * 60),
+        cov(5042, "chain_head", latest, latest),
+        # chain 4663: fresh, its head read before the subgraph's newest block (lag 0, not negative),
+        # no hourly bucket yet while it has market activity
+        cov(4663, "market_activity", m4663, hour(latest)),
+        cov(4663, "snapshots", m4663 + 10 * 60, latest - QUARTER_HOUR),
+        cov(4663, "subgraph", m4663, latest - 60),
+        cov(4663, "chain_head", latest - 120, latest - 120),
+        cov(999, "snapshots", latest, latest),
+        # chain 1: no row at all
+    ]
+    client = get_client(settings)
+    client.insert("snapshot_runs", runs, column_names=RUN_COLUMNS)
+    for row in coverage:  # one insert per row: separate parts, as separate asset runs write them
+        client.insert("chain_coverage", [row], column_names=COVERAGE_COLUMNS)
+    client.close()
+    return t
+
+
+class Api:
+    def __init__(self, server: ApiServer, contract, http):
+        self.server, self.contract, self.http = server, contract, http
+
+    def get(self, path: str):
+        r = self.http.get(self.server.url + path)
+        self.contract.check(r)
+        return r
+
+
+@pytest.fixture(scope="module")
+def multichain(warehouse, contract, http, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("multichain")
+    chains = load_book(write_book(folder), {})
+    settings = settings_for(warehouse.url, "api_multichain", folder, chains)
+    migrate(settings)
+    latest = int(time.time()) // QUARTER_HOUR * QUARTER_HOUR
+    times = seed(settings, latest)
+    server = ApiServer(settings, log_path=folder / "api.log").start()
+    try:
+        yield Api(server, contract, http), latest, times
+    finally:
+        server.stop()
+
+
+def test_every_configured_chain_is_reported_and_the_status_stays_chain_56s(multichain):
+    api, latest, t = multichain
+    before = int(time.time())
+    r = api.get("/api/stats/health")
+    after = int(time.time())
+    assert r.status_code == 200, r.text  # 8453 and 5042 are stale: reported, not decisive
+    data = r.json()["data"]
+    assert data["healthy"] is True and data["reason"] == "fresh" and data["snapshotAt"] == iso(latest)
+    assert data["lastRun"] == {"snapshotAt": iso(latest), "status": "success", "runId": "run-56-b"}
+    chains = data["chains"]
+    assert [c["chainId"] for c in chains] == [1, 56, 4663, 5042, 8453]
+    ages = {c["chainId"]: c.pop("ageSeconds") for c in chains}
+    for cid, newest in ((56, latest), (8453, latest - 3 * HOUR), (5042, latest - 2 * HOUR), (4663, latest - QUARTER_HOUR)):
+        assert before - newest <= ages[cid] <= after - newest, (cid, ages[cid])
+    assert ages[1] is None and data["ageSeconds"] == ages[56]
+    m56, m8453, m5042, m4663 = t["m56"], t["m8453"], t["m5042"], t["m4663"]
+    by_id = {c["chainId"]: c for c in chains}
+
+    assert by_id[1] == {
+        "chainId": 1, "healthy": False, "reason": "no_successful_snapshot", "snapshotAt": None, "lastRun": None,
+        "subgraphLagSeconds": None,
+        "coverage": {"firstMarketActivity": None, "hourly": None, "events": None, "snapshots": None,
+                     "indexedAt": None, "chainHeadAt": None},
+        "filling": [],
+    }
+    assert by_id[56] == {
+        "chainId": 56, "healthy": True, "reason": "fresh", "snapshotAt": iso(latest),
+        "lastRun": {"snapshotAt": iso(latest), "status": "success", "runId": "run-56-b", "error": None},
+        "subgraphLagSeconds": 60,
+        "coverage": {
+            "firstMarketActivity": iso(m56),
+            "hourly": {"from": iso(hour(m56) + HOUR), "to": iso(hour(latest) - HOUR)},
+            "events": {"from": iso(m56), "to": iso(latest - 120)},
+            "snapshots": {"from": iso(m56 + 8 * 60), "to": iso(latest)},
+            "indexedAt": iso(latest - 60),
+            "chainHeadAt": iso(latest),
+        },
+        "filling": [],
+    }
+    assert by_id[8453] == {
+        "chainId": 8453, "healthy": False, "reason": "stale", "snapshotAt": iso(latest - 3 * HOUR),
+        "lastRun": {"snapshotAt": iso(latest - 3 * HOUR + QUARTER_HOUR), "status": "failed", "runId": "run-8453-failed",
+                    "error": LONG_ERROR[:300]},
+        "subgraphLagSeconds": 300,
+        "coverage": {
+            "firstMarketActivity": iso(m8453),
+            "hourly": {"from": iso(latest - 5 * DAY), "to": iso(hour(latest) - HOUR)},
+            "events": None,
+            "snapshots": {"from": iso(latest - 2 * DAY), "to": iso(latest - 3 * HOUR)},
+            "indexedAt": iso(latest - 3 * HOUR - 300),
+            "chainHeadAt": iso(latest - 3 * HOUR),
+        },
+        "filling": ["snapshots", "history"],
+    }
+    assert by_id[5042] == {
+        "chainId": 5042, "healthy": False, "reason": "subgraph_lagging", "snapshotAt": iso(latest - 2 * HOUR),
+        "lastRun": {"snapshotAt": iso(latest - 2 * HOUR), "status": "success", "runId": "run-5042", "error": None},
+        "subgraphLagSeconds": 2 * HOUR + 20 * 60,
+        "coverage": {
+            "firstMarketActivity": iso(m5042),
+            "hourly": {"from": iso(hour(m5042)), "to": iso(hour(latest) - HOUR)},
+            "events": {"from": iso(m5042), "to": iso(latest)},
+            "snapshots": {"from": iso(latest - 2 * HOUR - 7 * DAY + QUARTER_HOUR), "to": iso(latest - 2 * HOUR)},
+            "indexedAt": iso(latest - 2 * HOUR - 20 * 60),
+            "chainHeadAt": iso(latest),
+        },
+        "filling": [],
+    }
+    assert by_id[4663] == {
+        "chainId": 4663, "healthy": True, "reason": "fresh", "snapshotAt": iso(latest - QUARTER_HOUR),
+        "lastRun": {"snapshotAt": iso(latest - QUARTER_HOUR), "status": "success", "runId": "run-4663", "error": None},
+        "subgraphLagSeconds": 0,
+        "coverage": {
+            "firstMarketActivity": iso(m4663),
+            "hourly": None,
+            "events": None,
+            "snapshots": {"from": iso(m4663 + 10 * 60), "to": iso(latest - QUARTER_HOUR)},
+            "indexedAt": iso(latest - 60),
+            "chainHeadAt": iso(latest - 120),
+        },
+        "filling": ["history"],
+    }
+
+
+def test_chain_56_stale_is_503_with_every_chain_in_the_details(stale, chains):
+    r = stale.get("/api/stats/health")
+    assert r.status_code == 503
+    details = r.json()["error"]["details"]
+    assert [c["chainId"] for c in details["chains"]] == sorted(chains)
+    mine = next(c for c in details["chains"] if c["chainId"] == 56)
+    assert mine["reason"] == "stale" and mine["healthy"] is False
+    assert mine["snapshotAt"] == details["snapshotAt"] and mine["lastRun"]["runId"] == details["lastRun"]["runId"]
+    assert mine["coverage"]["snapshots"] is None and mine["subgraphLagSeconds"] is None  # no coverage row there
+
+
+def test_no_chain_is_reported_without_a_warehouse(unreachable):
+    r = unreachable.get("/api/stats/health")
+    assert r.status_code == 503
+    details = r.json()["error"]["details"]
+    assert details["reason"] == "warehouse_unreachable" and details["chains"] == []
+
+
+# ------------------------------------------------------------------------------ the rules, at their edges
+
+
+def _chain(cid: int) -> ChainConfig:
+    return ChainConfig(chain_id=cid, name="x", network="x", subgraph_url="", rpc_url="")
+
+
+def _cov(**ranges: tuple[int, int]) -> dict:
+    return {name: {"first_at": iso(first), "last_at": iso(last)} for name, (first, last) in ranges.items()}
+
+
+def test_lag_decides_the_reason_past_ten_minutes_even_when_the_snapshot_is_fresh():
+    now, at = 1_800_000_000, 1_799_999_100
+    row = {"last_success_at": iso(at), "last_run_at": iso(at), "last_run_status": "success", "last_run_id": "r",
+           "last_run_error": ""}
+    at_tolerance = chain_health(_chain(8453), row, _cov(subgraph=(0, now - 600), chain_head=(now, now)), now, 2700)
+    assert (at_tolerance["healthy"], at_tolerance["reason"], at_tolerance["subgraphLagSeconds"]) == (True, "fresh", 600)
+    past = chain_health(_chain(8453), row, _cov(subgraph=(0, now - 601), chain_head=(now, now)), now, 2700)
+    assert (past["healthy"], past["reason"], past["subgraphLagSeconds"]) == (True, "subgraph_lagging", 601)
+    # without a successful snapshot, that is the reason whatever the lag
+    none = chain_health(_chain(8453), None, _cov(subgraph=(0, now - 3600), chain_head=(now, now)), now, 2700)
+    assert none["reason"] == "no_successful_snapshot" and none["lastRun"] is None
+
+
+def test_filling_edges():
+    market = 1_800_000_000 // HOUR * HOUR + 20 * 60  # 20 minutes past an hour
+    newest = market + 20 * DAY
+    active = {"market_activity": (market, newest)}
+    complete = {**active, "hourly": (market // HOUR * HOUR + HOUR, newest)}
+    depth = 7 * DAY
+    # snapshots one step short of the depth are complete; one second shorter still is filling
+    assert filling(_cov(**complete, snapshots=(newest - depth + QUARTER_HOUR, newest)), 7) == []
+    assert filling(_cov(**complete, snapshots=(newest - depth + QUARTER_HOUR + 1, newest)), 7) == ["snapshots"]
+    # a chain younger than its depth: complete while its first snapshot is within a step of its first pool
+    assert filling(_cov(**complete, snapshots=(market + QUARTER_HOUR, newest)), 30) == []
+    assert filling(_cov(**complete, snapshots=(market + QUARTER_HOUR + 1, newest)), 30) == ["snapshots"]
+    # hourly buckets from more than an hour after the first pool's hour, or none: history filling
+    assert filling(_cov(**active, hourly=(market // HOUR * HOUR + HOUR + 1, newest)), 7) == ["history"]
+    assert filling(_cov(**active), 7) == ["history"]
+    # nothing known about market activity: nothing is said to be filling
+    assert filling(_cov(snapshots=(newest - DAY, newest)), 7) == []
+
+def test_snapshot_depth_without_a_configured_one():
+    assert snapshot_depth_days(SimpleNamespace(chain_id=56)) == 30
+    assert snapshot_depth_days(SimpleNamespace(chain_id=8453)) == 7
+    assert snapshot_depth_days(SimpleNamespace(chain_id=8453, snapshot_days=14)) == 14
