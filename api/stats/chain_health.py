@@ -10,18 +10,11 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..sql import unix_seconds
-from ...core.chains import STATS_CHAIN_ID
 from ...core.epochs import DAY, HOUR, QUARTER_HOUR
 
 SUBGRAPH_LAG_TOLERANCE_SECONDS = 10 * 60  # more than this behind the chain head: subgraph_lagging
 
 Coverage = dict[str, dict[str, Any]]  # dataset -> {"first_at", "last_at"} (ISO strings)
-
-
-def snapshot_depth_days(chain: Any) -> int:
-    """How many days of 15-minute snapshots a chain keeps (`ChainConfig.snapshot_days` where the
-    chain config has it; else 30 for the stats chain and 7 for the others)."""
-    return int(getattr(chain, "snapshot_days", 30 if chain.chain_id == STATS_CHAIN_ID else 7))
 
 
 def coverage_by_chain(rows: list[dict[str, Any]]) -> dict[int, Coverage]:
@@ -116,7 +109,7 @@ def chain_health(chain: Any, run: dict[str, Any] | None, coverage: Coverage, now
             "indexedAt": _at(coverage, "subgraph", "last_at"),
             "chainHeadAt": _at(coverage, "chain_head", "last_at"),
         },
-        "filling": filling(coverage, snapshot_depth_days(chain)),
+        "filling": filling(coverage, chain.snapshot_days),
     }
 
 

@@ -7,13 +7,12 @@ import json
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from api_settings import settings_for
 from support.api_server import ApiServer
-from ve_analytics.api.stats.chain_health import chain_health, filling, snapshot_depth_days
+from ve_analytics.api.stats.chain_health import chain_health, filling
 from ve_analytics.core.chains import ChainConfig, load_book
 from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, iso
 from ve_analytics.warehouse.client import get_client
@@ -280,8 +279,3 @@ def test_filling_edges():
     assert filling(_cov(**active), 7) == ["history"]
     # nothing known about market activity: nothing is said to be filling
     assert filling(_cov(snapshots=(newest - DAY, newest)), 7) == []
-
-def test_snapshot_depth_without_a_configured_one():
-    assert snapshot_depth_days(SimpleNamespace(chain_id=56)) == 30
-    assert snapshot_depth_days(SimpleNamespace(chain_id=8453)) == 7
-    assert snapshot_depth_days(SimpleNamespace(chain_id=8453, snapshot_days=14)) == 14
