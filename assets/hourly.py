@@ -1,8 +1,9 @@
-"""The `pool_hourly` asset: pool_hourly and protocol_hourly, written by daily partitions.
+"""The hourly history assets, written by daily partitions: `pool_hourly` (pool_hourly and
+protocol_hourly) and `token_hourly` (each token's valuation at the close of every hour).
 
-For a range of UTC days [start, end) the asset reads the subgraph's PoolHourData at one block
-(assets.upstream.history_block) and writes a bucket per pool for every hour that had fully ended
-by then (assets.rows.hourly).
+For a range of UTC days [start, end) each reads the subgraph's hour data (PoolHourData,
+TokenHourData) at one block (assets.upstream.history_block) and writes every hour that had fully
+ended by then (assets.rows.hourly, assets.rows.token_hourly).
 """
 
 from dagster import AssetExecutionContext, AssetsDefinition, MaterializeResult, ResourceParam, asset
@@ -12,9 +13,10 @@ from .chain_scope import ChainScope
 from .coverage import record_coverage
 from .resources import ChainsResource, Progress, WarehouseResource
 from .rows.hourly import HourlyRead, hourly_columns
+from .rows.token_hourly import token_hourly_columns
 from .rows.values import req_int, ref_id
 from .runs import partition_range
-from .upstream import POOL_HOUR_FIELDS, history_block
+from .upstream import POOL_HOUR_FIELDS, TOKEN_HOUR_FIELDS, history_block, protocol_start
 from .writers import insert_columns
 from ..core.epochs import HOUR, to_datetime
 from ..readers.chain import ChainReader
@@ -87,4 +89,26 @@ def build_hourly_assets(scope: ChainScope) -> list[AssetsDefinition]:
             }
         )
 
-    return [pool_hourly]
+    @asset(
+        name="token_hourly",
+        **groups.history_asset(scope),
+        metadata={"table": "token_hourly", "chain": cid},
+        description=f"Chain {cid}: every token's USD valuation at the close of each ended hour of the days, with the "
+                    "hour's volume (token_hourly): the historical input of price history.",
+    )
+    def token_hourly(context: AssetExecutionContext, warehouse: WarehouseResource,
+                     chains: ChainsResource) -> MaterializeResult:
+        start, end, label = partition_range(context)
+        chain = chains.chain(cid)
+        block = history_block(chain.subgraph, chain.reader, end)
+        cutoff = start + max(0, (block.ended_by - start) // HOUR) * HOUR
+        data = chain.subgraph.paginate("tokenHourDatas", TOKEN_HOUR_FIELDS, block=block.number,
+                                       where={"periodStartUnix_gte": start, "periodStartUnix_lt": cutoff}) \
+            if cutoff > start else []
+        columns = token_hourly_columns(cid, block.number, cutoff, data, protocol_start(chain.subgraph))
+        with warehouse.client() as client:
+            rows = insert_columns(client, "token_hourly", columns, asset="token_hourly", partition_range=label)
+        return MaterializeResult(metadata={"token_hourly_rows": rows, "block": block.number,
+                                           "ended_before": to_datetime(cutoff).isoformat() if cutoff > start else ""})
+
+    return [pool_hourly, token_hourly]

@@ -33,6 +33,7 @@ POOL_FIELDS = (
 )
 POOL_TVL_FIELDS = "type totalValueLockedUSD"
 POOL_HOUR_FIELDS = "periodStartUnix pool { id } volumeUSD feesUSD tvlUSD txCount"
+TOKEN_HOUR_FIELDS = "periodStartUnix token { id } priceUSD volumeUSD"
 
 
 @dataclass(frozen=True)

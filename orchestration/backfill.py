@@ -71,9 +71,23 @@ def _hm(ts: int) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.gmtime(ts))
 
 
+def history_days_done(settings: Settings, chain_ids: list[int]) -> dict[int, set[str]]:
+    """Per chain, the history days every one of its history assets has materialized."""
+    defs = build_defs(settings)
+    out: dict[int, set[str]] = {}
+    with dagster_instance(settings) as instance:
+        for cid in chain_ids:
+            keys = defs.resolve_job_def(history_job(cid)).asset_layer.selected_asset_keys
+            done = [set(instance.get_materialized_partitions(key)) for key in keys]
+            out[cid] = set.intersection(*done) if done else set()
+    return out
+
+
 def plan_chains(settings: Settings, chain_ids: list[int], *, say: Callable[[str], None], **limits: Any) -> list[ChainPlan]:
     """Each chain's plan (its upstream read in parallel); a chain whose upstream cannot be read
     or has no pool yet is reported and left out."""
+    done_days = history_days_done(settings, chain_ids)
+
     def plan(cid: int) -> ChainPlan | None:
         try:
             now, start = upstream_now(settings, cid)
@@ -87,7 +101,7 @@ def plan_chains(settings: Settings, chain_ids: list[int], *, say: Callable[[str]
                                snapshot_hours=limits.get("snapshot_hours"), until_offset=limits.get("until_offset", 0))
         with get_client(settings) as client:
             published = published_times(client, cid, times)
-        p = plan_chain(settings, cid, now, start, published=published, **limits)
+        p = plan_chain(settings, cid, now, start, published=published, done_days=done_days[cid], **limits)
         say(f"chain {cid}: upstream at {_hm(now)} UTC, first activity {_hm(start)}: "
             f"{len(p.recent_days) + len(p.older_days):,} history days (the last {len(p.recent_days)} first), "
             f"{p.snapshot_total:,} snapshots to take (newest first)")

@@ -12,6 +12,8 @@ market activity; its 15-minute snapshots only as far as its snapshot depth (the 
 
 Every time and day is bounded by the upstream's "now" (the older of the chain head and the
 subgraph's indexed head: a lagging subgraph bounds what can be read) and by the partitions.
+History days every history asset of the chain has already materialized are left out, except
+the last REFRESH_DAYS (their hours may have ended since), so a second pass only tops up.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from ..core.epochs import DAY, HOUR, QUARTER_HOUR, floor_to
 from ..core.windows import FLOW_WINDOWS
 
 LONGEST_WINDOW = max(FLOW_WINDOWS.values())
+REFRESH_DAYS = 2  # the newest history days are always read again
 
 
 @dataclass(frozen=True)
@@ -73,12 +76,15 @@ def history_keys(settings: Settings, chain_id: int, now: int, start: int, days: 
 
 
 def plan_chain(settings: Settings, chain_id: int, now: int, start: int, *, published: set[int],
-               days: int | None = None, snapshot_hours: int | None = None, until_offset: int = 0,
-               force: bool = False) -> ChainPlan:
-    """The chain's plan; `published` snapshot times are left out unless `force`."""
+               done_days: set[str] = frozenset(), days: int | None = None, snapshot_hours: int | None = None,
+               until_offset: int = 0, force: bool = False) -> ChainPlan:
+    """The chain's plan; `published` snapshot times and `done_days` (history days materialized by
+    every history asset) are left out unless `force`."""
     times = snapshot_times(settings, chain_id, now, start, days=days, snapshot_hours=snapshot_hours,
                            until_offset=until_offset)
     keys, last_hour_end = history_keys(settings, chain_id, now, start, days)
+    if not force:
+        keys = [k for k in keys[:-REFRESH_DAYS] if k not in done_days] + keys[-REFRESH_DAYS:]
     # the history the snapshots' windows read comes first; without snapshots, the last window
     reads_from = (times[0] if times else floor_to(now, HOUR)) - LONGEST_WINDOW
     recent = [k for k in keys if day_start_of(k) + DAY > reads_from]

@@ -118,3 +118,18 @@ def test_coverage_records_each_chains_observation_ranges(stack):
                             "FROM protocol_hourly FINAL WHERE chain_id = {c:UInt32}", c=cid)[0]
         assert cov["hourly"] == hours, cid
         assert cov["market_activity"][0] == min(p["createdAtTimestamp"] for p in stack.deployment(cid)["pools"]), cid
+
+
+@pytest.mark.parametrize("chain_id", CHAINS)
+def test_token_hourly_valuations_are_each_tokens_price_at_the_hours_close(stack, chain_id):
+    hour = stack.latest_success(chain_id) // HOUR * HOUR - 3 * HOUR
+    prices = dict(stack.query("SELECT token_address, price_usd_close FROM token_hourly FINAL WHERE chain_id = {c:UInt32} "
+                              "AND hour_start = toDateTime64({h:Int64}, 3, 'UTC')", c=chain_id, h=hour))
+    truth = stack.truth("state", chain_id, block=stack.devnet.sim(chain_id).block_at(hour + HOUR - 1))
+    assert set(prices) == set(truth["tokens"])
+    assert all(close(prices[t], truth["tokens"][t]["priceUsd"]) for t in prices)
+    # back to the chain's first activity, and not before
+    first = stack.scalar("SELECT toInt64(toUnixTimestamp(min(hour_start))) FROM token_hourly FINAL "
+                         "WHERE chain_id = {c:UInt32}", c=chain_id)
+    first_pool = min(p["createdAtTimestamp"] for p in stack.deployment(chain_id)["pools"])
+    assert first == first_pool - first_pool % HOUR

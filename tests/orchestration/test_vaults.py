@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from decimal import Decimal
 
+from conftest import HISTORY_DAYS
 from ve_analytics.core.epochs import DAY
 from ve_analytics.readers.graphql import SubgraphClient
 
@@ -22,7 +23,7 @@ def covered(stack) -> tuple[int, int, int]:
     """(first day, end of the complete days, block at that end) of the backfilled history."""
     now = stack.history_now
     today = now - now % DAY
-    return today - 3 * DAY, today, stack.devnet.sim().block_at(today - 1)
+    return today - HISTORY_DAYS * DAY, today, stack.devnet.sim().block_at(today - 1)
 
 
 def test_every_published_snapshot_has_each_vault_equal_to_truth(stack):
