@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,11 +29,17 @@ log = logging.getLogger("orchestration.progress")
 
 
 class WarehouseResource(ConfigurableResource):
-    """ClickHouse through `warehouse.client.get_client` (the one client code path)."""
+    """ClickHouse through `warehouse.client.get_client` (the one client code path). Within a run,
+    every asset and check shares one client (sessionless, so concurrent queries are independent):
+    a client fetches the server's settings when it is made, which costs more than most queries."""
 
     clickhouse_url: Optional[str] = None
     database: Optional[str] = None
     user: Optional[str] = None
+
+    _shared: Any = PrivateAttr(default=None)
+    _in_run: bool = PrivateAttr(default=False)
+    _lock: Any = PrivateAttr(default_factory=threading.Lock)
 
     def settings(self) -> Settings:
         base = Settings.from_env()
@@ -43,9 +50,24 @@ class WarehouseResource(ConfigurableResource):
         }
         return dataclasses.replace(base, **{k: v for k, v in overrides.items() if v})
 
+    def setup_for_execution(self, context: InitResourceContext) -> None:
+        self._in_run = True
+
+    def teardown_after_execution(self, context: InitResourceContext) -> None:
+        self._in_run = False
+        if self._shared is not None:
+            self._shared.close()
+            self._shared = None
+
     @contextmanager
     def client(self) -> Iterator[Any]:
-        client = get_client(self.settings())
+        if self._in_run:
+            with self._lock:
+                if self._shared is None:
+                    self._shared = get_client(self.settings())
+            yield self._shared
+            return
+        client = get_client(self.settings())  # outside a run (direct use): one client per use
         try:
             yield client
         finally:

@@ -61,8 +61,9 @@ def snapshot_asset(spec: SnapshotAsset, scope: ChainScope) -> AssetsDefinition:
                                asset=spec.name, partition_range=plan.label):
             try:
                 points = resolve_points(chain.reader, chain.subgraph, plan.times)
-            finally:  # a lagging subgraph is recorded before the run fails on it
+            except Exception:  # the heads say whether the chain's subgraph lags (publication records them otherwise)
                 record_coverage(warehouse, cid, heads=(chain.reader, chain.subgraph))
+                raise
             with warehouse.client() as client:
                 step = SnapshotStep(spec.name, plan, points, client, chain.subgraph, chain, progress)
                 rows = spec.write(step)
@@ -93,7 +94,8 @@ def build_snapshot_assets(scope: ChainScope) -> list[AssetsDefinition]:
            description=f"Chain {cid}: marks each snapshot of the run successful in snapshot_runs once all its rows "
                        "are stored.",
            **groups.snapshot_asset(scope))
-    def snapshot_publication(context: AssetExecutionContext, warehouse: WarehouseResource) -> MaterializeResult:
+    def snapshot_publication(context: AssetExecutionContext, warehouse: WarehouseResource,
+                             chains: ChainsResource) -> MaterializeResult:
         plan = run_plan(context, warehouse, cid)
         if not plan.times:
             return MaterializeResult(metadata={"table": "snapshot_runs", "published": 0})
@@ -102,7 +104,8 @@ def build_snapshot_assets(scope: ChainScope) -> list[AssetsDefinition]:
             with warehouse.client() as client:
                 summary = publish(context, client, chain_id=cid, times=plan.times,
                                   partition_range=plan.label, upstream=upstream_steps)
-        record_coverage(warehouse, cid, snapshots=(plan.times[0], plan.times[-1]))
+        chain = chains.chain(cid)
+        record_coverage(warehouse, cid, heads=(chain.reader, chain.subgraph), snapshots=(plan.times[0], plan.times[-1]))
         return MaterializeResult(metadata={"table": "snapshot_runs", **summary})
 
     return [*upstream, snapshot_publication]
