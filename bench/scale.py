@@ -121,6 +121,12 @@ def group_cpu_seconds(pgid: int) -> float:
     return total
 
 
+def machine_busy_seconds() -> float:
+    """CPU-seconds every CPU of the machine has been busy (user, nice, system, irq, softirq, steal)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields[:3]) + sum(fields[5:8])) / os.sysconf("SC_CLK_TCK")
+
+
 # -- the parent --------------------------------------------------------------------------------
 
 def dataset(client, settings, chain_ids: list[int], deployments: dict[int, dict]) -> list[str]:
@@ -218,7 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     devnet_url = f"http://127.0.0.1:{ports['devnet']}"
 
     def cpu() -> dict[str, float]:
-        return {svc.name: group_cpu_seconds(svc.proc.pid) for svc in services if svc.alive}
+        """CPU-seconds so far of each service, and of the whole machine ("machine")."""
+        return {**{svc.name: group_cpu_seconds(svc.proc.pid) for svc in services if svc.alive},
+                "machine": machine_busy_seconds()}
 
     def start(name: str, argv: list[str], ready: str) -> float:
         t0 = time.perf_counter()
@@ -329,10 +337,13 @@ def main(argv: list[str] | None = None) -> int:
 
         def cpu_line(wall: float, results: list[dict], services_cpu: dict[str, float]) -> str:
             runs = sum(r["cpu_s"] for r in results)
-            used = runs + sum(services_cpu.values())
-            parts = ", ".join(f"{k} {v:.1f} s" for k, v in services_cpu.items())
-            return (f"  CPU: run processes {runs:.1f} s (import+defs included), {parts}; "
-                    f"{used:.1f} of {wall * ncpu:.1f} CPU-seconds available ({ncpu} CPUs x {wall:.1f} s wall)")
+            ours = {k: v for k, v in services_cpu.items() if k != "machine"}
+            used = runs + sum(ours.values())
+            others = max(0.0, services_cpu.get("machine", used) - used)
+            parts = ", ".join(f"{k} {v:.1f} s" for k, v in ours.items())
+            return (f"  CPU-seconds: run processes {runs:.1f} (import+defs included), {parts}; other processes of "
+                    f"the machine {others:.1f}; of {wall * ncpu:.1f} available ({ncpu} CPUs x {wall:.1f} s wall; "
+                    f"load average {os.getloadavg()[0]:.1f})")
 
         fraction = snap_wall / INTERVAL
         say("")
@@ -354,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
         if solo is not None:
             say(f"  the same work for chain {solo['chain']} alone (no other run): process {solo['total_s']:.1f} s = import "
                 f"{solo['import_s']:.1f} + defs {solo['defs_s']:.1f} + run {solo['run_s']:.1f} (run CPU {solo['run_cpu_s']:.1f}); "
-                + ", ".join(f"{k} CPU {v:.1f} s" for k, v in solo["services_cpu"].items()))
+                + ", ".join(f"{k} CPU {v:.1f} s" for k, v in solo["services_cpu"].items() if k != "machine"))
             say("  its steps: " + ", ".join(f"{k.split('__')[-1]} {v:.2f}"
                                          for k, v in sorted(solo["steps"].items(), key=lambda kv: -kv[1])[:6]))
         total_fill = sum(published.values())
