@@ -27,9 +27,12 @@ up: install
 test: install browser
 	$(PY) -m pytest -q
 
-## latency ratios and ingestion rates, printed with the dataset size
+## latency ratios and ingestion rates, printed with the dataset size; then the scale bench
+## (5 chains x 1,000 pools: one 15-minute snapshot as a fraction of 15 minutes, backfill snapshots/s)
 bench: install
 	$(PY) -m bench.run
+	@echo "== scale: 5 chains x 1,000 pools (bench/scale.py) =="
+	$(PY) -m bench.scale
 
 clean:
 	rm -rf .data .pytest_cache
