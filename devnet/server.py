@@ -235,11 +235,11 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
         if variables is not None and not isinstance(variables, dict):
             return _json({"errors": [{"message": "variables must be an object"}]}, 400)
         try:
-            result = rt.subgraph.execute(body.get("query"), variables, body.get("operationName"), lag_blocks=lag)
+            answer = rt.subgraph.execute_json(body.get("query"), variables, body.get("operationName"), lag_blocks=lag)
         except Exception as exc:  # noqa: BLE001 - answer like an indexer would, and log it
             log.exception("subgraph query failed")
-            result = {"errors": [{"message": f"internal error: {exc!r}"}]}
-        return _json(result)
+            return _json({"errors": [{"message": f"internal error: {exc!r}"}]})
+        return raw(answer, content_type="application/json")
 
     @app.post("/chains/<chain_id:int>/rpc")
     async def rpc(request: Request, chain_id: int):
