@@ -554,6 +554,7 @@ class _Runner:
         self.head = head
         self.blocks = blocks
         self._plans: dict[tuple, list] = {}
+        self._completers: dict[tuple, Any] = {}
 
     def run(self, op) -> dict:
         fields = collect_fields(SCHEMA, self.fragments, self.variables, SCHEMA.query_type, op.selection_set)
@@ -597,33 +598,59 @@ class _Runner:
         return plan
 
     def complete(self, gtype, value, nodes, ctx):
+        return self.completer(gtype, nodes)(value, ctx)
+
+    def completer(self, gtype, nodes):
+        """`value, ctx -> answer` for a field of type `gtype` selected by `nodes`, built once per
+        query: the plan of every nested selection is resolved up front, not per row."""
+        key = (id(gtype), id(nodes[0]))
+        fn = self._completers.get(key)
+        if fn is None:
+            fn = self._completers[key] = self._build_completer(gtype, nodes)
+        return fn
+
+    def _build_completer(self, gtype, nodes):
         if isinstance(gtype, GraphQLNonNull):
             gtype = gtype.of_type
-        if value is None:
-            return None
         if isinstance(gtype, GraphQLList):
-            inner = gtype.of_type
-            return [self.complete(inner, v, nodes, ctx) for v in value]
-        plan = self.plan(gtype, nodes)
-        out = {}
-        for rkey, name, mode, extra, fnodes in plan:
-            if mode == _TYPENAME:
-                out[rkey] = extra
-                continue
-            v = value.get(name)
-            if v is None:
-                out[rkey] = None
-            elif mode == _BIGDEC:
-                out[rkey] = format_decimal(v)
-            elif mode == _BIGINT:
-                out[rkey] = str(v)
-            elif mode == _SCALAR:
-                out[rkey] = v
-            else:
-                if isinstance(v, str):
-                    v = ctx.entity(get_named_type(extra).name, v) if ctx is not None else None
-                out[rkey] = self.complete(extra, v, fnodes, ctx)
-        return out
+            item = self.completer(gtype.of_type, nodes)
+
+            def complete_list(value, ctx):
+                if value is None:
+                    return None
+                return [item(v, ctx) for v in value]
+            return complete_list
+        compiled = []
+        for rkey, name, mode, extra, fnodes in self.plan(gtype, nodes):
+            if mode == _OBJECT:
+                extra = (get_named_type(extra).name, self.completer(extra, fnodes))
+            compiled.append((rkey, name, mode, extra))
+
+        def complete_object(value, ctx):
+            if value is None:
+                return None
+            out = {}
+            get = value.get
+            for rkey, name, mode, extra in compiled:
+                if mode == _TYPENAME:
+                    out[rkey] = extra
+                    continue
+                v = get(name)
+                if v is None:
+                    out[rkey] = None
+                elif mode == _SCALAR:
+                    out[rkey] = v
+                elif mode == _BIGDEC:
+                    out[rkey] = format_decimal(v)
+                elif mode == _BIGINT:
+                    out[rkey] = str(v)
+                else:
+                    entity, sub = extra
+                    if isinstance(v, str):
+                        v = ctx.entity(entity, v) if ctx is not None else None
+                    out[rkey] = sub(v, ctx)
+            return out
+        return complete_object
 
 
 __all__ = ["SubgraphService", "ENTITIES", "MAX_FIRST", "MAX_SKIP"]
