@@ -8,8 +8,12 @@ graphql-core's own executor with the same resolvers.
 from __future__ import annotations
 
 import hashlib
+import re
+import threading
 from collections import OrderedDict
 from typing import Any
+
+import orjson
 
 from graphql.pyutils import Undefined
 
@@ -33,6 +37,7 @@ from graphql.utilities import type_from_ast
 from graphql.validation import ValidationRule, VariablesInAllowedPositionRule, specified_rules
 
 from devnet.addresses import block_number_from_hash
+from devnet.timeutil import hour_start
 from devnet.subgraph.entities import STATE_BUILDERS, Context, StateCache, build_stores
 from devnet.subgraph.schema import ENTITIES, QUERY_FIELDS, SCHEMA, format_decimal
 from devnet.subgraph.store import Predicate, QueryError, page_rows
@@ -131,34 +136,153 @@ def _shape(doc) -> tuple | None:
     return tuple(out)
 
 
+_MASK_INTS = re.compile(r"(?<![\w.\"-])-?\d+(?![\w.])")
+_INT_LITERAL = re.compile(r"-?(?:0|[1-9][0-9]*)")
+
+
+def _masked(query: str) -> str:
+    """The query text with its (likely) Int literals blanked, lengths kept: the template key."""
+    return _MASK_INTS.sub(lambda m: "#" * len(m.group()), query)
+
+
+class _Template:
+    """A parsed, valid document whose Int literals differ from text to text (block numbers,
+    epochs): a text equal to the template's except inside those literals (same lengths, so the
+    same tokens at the same places) reuses the document with its IntValueNodes set to the text's
+    values, and skips parsing. Validation is skipped as for any text whose shape is known valid."""
+
+    __slots__ = ("text", "doc", "spans", "nodes", "pieces", "tokens")
+
+    def __init__(self, text: str, doc, nodes: dict[int, Any]):
+        self.text = text
+        self.doc = doc
+        spans, tokens = [], []
+        tok = doc.loc.start_token
+        while tok is not None:
+            if tok.kind is TokenKind.INT:
+                spans.append((tok.start, tok.end))
+                tokens.append((None, tok.start, tok.end))
+            elif tok.kind is not TokenKind.COMMENT:
+                tokens.append((tok.kind, tok.value, None))
+            tok = tok.next
+        self.spans = spans
+        self.nodes = [nodes[start] for start, _end in spans]
+        pieces, pos = [], 0
+        for start, end in spans:
+            pieces.append(text[pos:start])
+            pos = end
+        pieces.append(text[pos:])
+        self.pieces = pieces
+        self.tokens = tokens
+
+    def literals(self, query: str) -> list[str] | None:
+        """The text's Int literals when it is this template with other Int values, else None."""
+        if len(query) != len(self.text):
+            return None
+        values = [query[start:end] for start, end in self.spans]
+        for v in values:
+            if not _INT_LITERAL.fullmatch(v):
+                return None
+        rebuilt = [self.pieces[0]]
+        for v, piece in zip(values, self.pieces[1:]):
+            rebuilt.append(v)
+            rebuilt.append(piece)
+        return values if "".join(rebuilt) == query else None
+
+    def shape(self, values: list[str]) -> tuple:
+        """`_shape` of the text with these literals."""
+        out: list = []
+        ints: dict[str, int] = {}
+        it = iter(values)
+        for kind, value, _end in self.tokens:
+            if kind is None:
+                v = next(it)
+                out.append(ints.setdefault(v, len(ints)) if int(v) in _INT32 else (TokenKind.INT, v))
+            else:
+                out.append((kind, value))
+        return tuple(out)
+
+    def assign(self, values: list[str]) -> list[tuple[Any, str]]:
+        return list(zip(self.nodes, values))
+
+
+def _int_nodes(doc) -> dict[int, Any]:
+    from graphql.language import IntValueNode, Visitor, visit
+
+    found: dict[int, Any] = {}
+
+    class _Collect(Visitor):
+        def enter_int_value(self, node, *_args):
+            found[node.loc.start] = node
+
+    visit(doc, _Collect())
+    return found
+
+
 class _DocCache:
-    """Parsed and validated documents by query text (LRU), and the shapes known valid (LRU).
+    """Parsed and validated documents by query text (LRU), the shapes known valid (LRU), and
+    document templates by masked text (LRU).
 
     A text whose shape already validated cleanly skips validation (the dominant cost of a
-    query). Only successes are shared: errors carry the text's own locations and values, so a
-    failing text is always validated by itself."""
+    query), and a text that is a known template with other Int literals skips parsing too (its
+    `assign` sets the shared document's literals before use, under the service's lock). Only
+    successes are shared: errors carry the text's own locations and values, so a failing text
+    is always parsed and validated by itself."""
 
-    def __init__(self, size: int = 512, shapes: int = 512):
+    def __init__(self, size: int = 512, shapes: int = 512, templates: int = 256):
         self.size = size
         self.items: OrderedDict[str, tuple] = OrderedDict()
         self.shapes_size = shapes
         self.valid_shapes: OrderedDict[tuple, None] = OrderedDict()
+        self.templates_size = templates
+        self.templates: OrderedDict[str, _Template] = OrderedDict()
 
-    def get(self, query: str):
+    def get(self, query: str) -> tuple:
+        """(document, errors, assignments of Int literals to make before using the document)."""
         hit = self.items.get(query)
         if hit is not None:
             self.items.move_to_end(query)
-            return hit
+        else:
+            hit = self._from_template(query) or self._parse(query)
+            self.items[query] = hit
+            if len(self.items) > self.size:
+                self.items.popitem(last=False)
+        doc, errors, tmpl, values = hit
+        return doc, errors, (tmpl.assign(values) if tmpl is not None else None)
+
+    def _from_template(self, query: str):
+        key = _masked(query)
+        tmpl = self.templates.get(key)
+        if tmpl is None:
+            return None
+        values = tmpl.literals(query)
+        if values is None:
+            return None
+        shape = tmpl.shape(values)
+        if shape not in self.valid_shapes:
+            return None
+        self.templates.move_to_end(key)
+        self.valid_shapes.move_to_end(shape)
+        return tmpl.doc, [], tmpl, values
+
+    def _parse(self, query: str) -> tuple:
         try:
             doc = parse(query)
         except GraphQLError as exc:
-            hit = (None, [exc])
-        else:
-            hit = (doc, self._validate(doc))
-        self.items[query] = hit
-        if len(self.items) > self.size:
-            self.items.popitem(last=False)
-        return hit
+            return None, [exc], None, None
+        errors = self._validate(doc)
+        if errors or doc.loc is None or "__schema" in query or "__type" in query:
+            return doc, errors, None, None
+        nodes = _int_nodes(doc)
+        if not nodes:
+            return doc, errors, None, None
+        tmpl = _Template(query, doc, nodes)
+        if len(tmpl.nodes) != len(nodes):
+            return doc, errors, None, None
+        self.templates[_masked(query)] = tmpl
+        if len(self.templates) > self.templates_size:
+            self.templates.popitem(last=False)
+        return doc, errors, tmpl, [query[a:b] for a, b in tmpl.spans]
 
     def _validate(self, doc) -> list:
         shape = _shape(doc)
@@ -179,13 +303,52 @@ def _err(message: str, **extra) -> dict:
     return out
 
 
+class _AnswerCache:
+    """Encoded answers by (query text, variables, operation, indexed head) (LRU, bounded in bytes).
+
+    The snapshot readers send several identical queries per snapshot (governance and market
+    assets each read gauges, pools, votes, bribes at the same block). An answer is kept only when
+    it has no errors and every block it read lies before the clock's hour (final: the simulation
+    generates whole hours ahead, the newest hour is still being filled in, as for `StateCache`);
+    the head is part of the key, so a `lag` fault or an advanced clock asks anew."""
+
+    def __init__(self, max_bytes: int = 32 << 20, max_items: int = 512):
+        self.max_bytes = max_bytes
+        self.max_items = max_items
+        self.bytes = 0
+        self.items: OrderedDict[tuple, bytes] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple) -> bytes | None:
+        with self.lock:
+            body = self.items.get(key)
+            if body is not None:
+                self.items.move_to_end(key)
+            return body
+
+    def put(self, key: tuple, body: bytes) -> None:
+        if len(body) > self.max_bytes // 4:
+            return
+        with self.lock:
+            old = self.items.pop(key, None)
+            if old is not None:
+                self.bytes -= len(old)
+            self.items[key] = body
+            self.bytes += len(body)
+            while self.bytes > self.max_bytes or len(self.items) > self.max_items:
+                _key, gone = self.items.popitem(last=False)
+                self.bytes -= len(gone)
+
+
 class SubgraphService:
     def __init__(self, sim):
         self.sim = sim
         self.stores = build_stores(sim)
         self.deployment = _deployment_id(sim.chain_id, sim.seed)
         self._docs = _DocCache()
+        self._lock = threading.RLock()
         self.states = StateCache()
+        self.answers = _AnswerCache()
 
     # -- public --------------------------------------------------------------------------------
     def warm(self) -> None:
@@ -194,11 +357,50 @@ class SubgraphService:
 
     def execute(self, query: str, variables: dict | None = None, operation_name: str | None = None,
                 lag_blocks: int = 0) -> dict:
+        return self._execute(query, variables, operation_name, self.indexed_head(lag_blocks))
+
+    def execute_json(self, query: str, variables: dict | None = None, operation_name: str | None = None,
+                     lag_blocks: int = 0) -> bytes:
+        """`execute`'s answer as JSON bytes, from the answer cache when it is final."""
+        head = self.indexed_head(lag_blocks)
+        key = None
+        if isinstance(query, str) and (operation_name is None or isinstance(operation_name, str)):
+            try:
+                key = (query, orjson.dumps(variables, option=orjson.OPT_SORT_KEYS) if variables else None,
+                       operation_name, head)
+            except TypeError:
+                key = None
+        if key is not None:
+            body = self.answers.get(key)
+            if body is not None:
+                return body
+        blocks: list[int] = []
+        result = self._execute(query, variables, operation_name, head, blocks)
+        body = orjson.dumps(result)
+        if key is not None and "errors" not in result and blocks:
+            final = hour_start(self.sim.now())
+            if all(self.sim.block_ts(b) < final for b in blocks):
+                self.answers.put(key, body)
+        return body
+
+    def _execute(self, query: str, variables: dict | None, operation_name: str | None, head: int,
+                 blocks: list[int] | None = None) -> dict:
+        """Answer at the indexed `head`; `blocks` (when given) collects the blocks read, and is
+        left empty when what was read cannot be told (introspection)."""
         if not isinstance(query, str) or not query.strip():
             return {"errors": [_err("Must provide a query string.")]}
-        doc, errors = self._docs.get(query)
-        if errors:
-            return {"errors": [e.formatted for e in errors]}
+        # one query at a time: documents from a template are shared and get their literals set
+        with self._lock:
+            doc, errors, assign = self._docs.get(query)
+            if errors:
+                return {"errors": [e.formatted for e in errors]}
+            if assign:
+                for node, value in assign:
+                    node.value = value
+            return self._execute_doc(query, doc, variables, operation_name, head, blocks)
+
+    def _execute_doc(self, query: str, doc, variables: dict | None, operation_name: str | None, head: int,
+                     blocks: list[int] | None) -> dict:
         ops = [d for d in doc.definitions if isinstance(d, OperationDefinitionNode)]
         if operation_name:
             ops = [o for o in ops if o.name and o.name.value == operation_name]
@@ -209,14 +411,13 @@ class SubgraphService:
         op = ops[0]
         if op.operation != OperationType.QUERY:
             return {"errors": [_err("Only queries are supported.")]}
-        head = self.indexed_head(lag_blocks)
         if "__schema" in query or "__type" in query:
             return self._execute_slow(doc, op, variables, head)
         fragments = {d.name.value: d for d in doc.definitions if isinstance(d, FragmentDefinitionNode)}
         coerced = get_variable_values(SCHEMA, op.variable_definitions or [], variables or {})
         if isinstance(coerced, list):
             return {"errors": [e.formatted for e in coerced]}
-        runner = _Runner(self, fragments, coerced, head)
+        runner = _Runner(self, fragments, coerced, head, blocks)
         try:
             data = runner.run(op)
         except QueryError as exc:
@@ -272,8 +473,10 @@ class SubgraphService:
             raise QueryError(f"Failed to decode `block.number` value: `{n}` is not a valid block number")
         return n
 
-    def root(self, name: str, args: dict, head: int) -> tuple[Any, Context | None]:
+    def root(self, name: str, args: dict, head: int, blocks: list[int] | None = None) -> tuple[Any, Context | None]:
         block = self.resolve_block(args.get("block"), head)
+        if blocks is not None:
+            blocks.append(block)
         if name == "_meta":
             return self.meta(block), None
         ctx = Context(self, block)
@@ -344,12 +547,14 @@ _SCALAR, _BIGINT, _BIGDEC, _OBJECT, _TYPENAME = range(5)
 
 
 class _Runner:
-    def __init__(self, svc: SubgraphService, fragments, variables, head: int):
+    def __init__(self, svc: SubgraphService, fragments, variables, head: int, blocks: list[int] | None = None):
         self.svc = svc
         self.fragments = fragments
         self.variables = variables
         self.head = head
+        self.blocks = blocks
         self._plans: dict[tuple, list] = {}
+        self._completers: dict[tuple, Any] = {}
 
     def run(self, op) -> dict:
         fields = collect_fields(SCHEMA, self.fragments, self.variables, SCHEMA.query_type, op.selection_set)
@@ -363,7 +568,7 @@ class _Runner:
                 continue
             fdef = qtype.fields[name]
             args = get_argument_values(fdef, node, self.variables)
-            value, ctx = self.svc.root(name, args, self.head)
+            value, ctx = self.svc.root(name, args, self.head, self.blocks)
             data[key] = self.complete(fdef.type, value, nodes, ctx)
         return data
 
@@ -393,33 +598,59 @@ class _Runner:
         return plan
 
     def complete(self, gtype, value, nodes, ctx):
+        return self.completer(gtype, nodes)(value, ctx)
+
+    def completer(self, gtype, nodes):
+        """`value, ctx -> answer` for a field of type `gtype` selected by `nodes`, built once per
+        query: the plan of every nested selection is resolved up front, not per row."""
+        key = (id(gtype), id(nodes[0]))
+        fn = self._completers.get(key)
+        if fn is None:
+            fn = self._completers[key] = self._build_completer(gtype, nodes)
+        return fn
+
+    def _build_completer(self, gtype, nodes):
         if isinstance(gtype, GraphQLNonNull):
             gtype = gtype.of_type
-        if value is None:
-            return None
         if isinstance(gtype, GraphQLList):
-            inner = gtype.of_type
-            return [self.complete(inner, v, nodes, ctx) for v in value]
-        plan = self.plan(gtype, nodes)
-        out = {}
-        for rkey, name, mode, extra, fnodes in plan:
-            if mode == _TYPENAME:
-                out[rkey] = extra
-                continue
-            v = value.get(name)
-            if v is None:
-                out[rkey] = None
-            elif mode == _BIGDEC:
-                out[rkey] = format_decimal(v)
-            elif mode == _BIGINT:
-                out[rkey] = str(v)
-            elif mode == _SCALAR:
-                out[rkey] = v
-            else:
-                if isinstance(v, str):
-                    v = ctx.entity(get_named_type(extra).name, v) if ctx is not None else None
-                out[rkey] = self.complete(extra, v, fnodes, ctx)
-        return out
+            item = self.completer(gtype.of_type, nodes)
+
+            def complete_list(value, ctx):
+                if value is None:
+                    return None
+                return [item(v, ctx) for v in value]
+            return complete_list
+        compiled = []
+        for rkey, name, mode, extra, fnodes in self.plan(gtype, nodes):
+            if mode == _OBJECT:
+                extra = (get_named_type(extra).name, self.completer(extra, fnodes))
+            compiled.append((rkey, name, mode, extra))
+
+        def complete_object(value, ctx):
+            if value is None:
+                return None
+            out = {}
+            get = value.get
+            for rkey, name, mode, extra in compiled:
+                if mode == _TYPENAME:
+                    out[rkey] = extra
+                    continue
+                v = get(name)
+                if v is None:
+                    out[rkey] = None
+                elif mode == _SCALAR:
+                    out[rkey] = v
+                elif mode == _BIGDEC:
+                    out[rkey] = format_decimal(v)
+                elif mode == _BIGINT:
+                    out[rkey] = str(v)
+                else:
+                    entity, sub = extra
+                    if isinstance(v, str):
+                        v = ctx.entity(entity, v) if ctx is not None else None
+                    out[rkey] = sub(v, ctx)
+            return out
+        return complete_object
 
 
 __all__ = ["SubgraphService", "ENTITIES", "MAX_FIRST", "MAX_SKIP"]
