@@ -17,7 +17,7 @@ from .rows.ve import (
 from .snapshot_step import SnapshotStep
 from .upstream import SnapshotPoint
 from ..core.epochs import epoch_start
-from ..readers.graphql import SubgraphClient
+from ..readers.graphql import One, Page, SubgraphClient
 
 VENFT_FIELDS = "lockedAmount unlockTime isPermanent"
 GAUGE_FIELDS = "pool { id } isAlive emissionsEpoch votes"
@@ -28,14 +28,17 @@ FOUNDATION_VOTE_FIELDS = "weight timestamp veNFT { id } pool { id } gauge { id }
 
 
 def read_epoch_state(subgraph: SubgraphClient, point: SnapshotPoint, core_token: str) -> EpochState:
+    """Gauges, pool TVLs, the core token's price, this epoch's votes and bribes at the point's
+    block: one subgraph request (more only when a collection has more than a page)."""
     block, epoch = point.block.number, epoch_start(point.snapshot_at)
-    return epoch_state(
-        subgraph.paginate("gauges", GAUGE_FIELDS, block=block),
-        subgraph.paginate("pools", "totalValueLockedUSD", block=block),
-        subgraph.one("token", core_token.lower(), "priceUSD", block=block),
-        subgraph.paginate("votes", EPOCH_VOTE_FIELDS, where={"epoch": epoch}, block=block),
-        subgraph.paginate("bribes", EPOCH_BRIBE_FIELDS, where={"epoch": epoch}, block=block),
-    )
+    got = subgraph.batch({
+        "gauges": Page("gauges", GAUGE_FIELDS),
+        "pools": Page("pools", "totalValueLockedUSD"),
+        "core": One("token", core_token.lower(), "priceUSD"),
+        "votes": Page("votes", EPOCH_VOTE_FIELDS, {"epoch": epoch}),
+        "bribes": Page("bribes", EPOCH_BRIBE_FIELDS, {"epoch": epoch}),
+    }, block=block)
+    return epoch_state(got["gauges"], got["pools"], got["core"], got["votes"], got["bribes"])
 
 
 def write_ve(s: SnapshotStep) -> dict[str, int]:

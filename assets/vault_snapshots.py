@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from eth_utils import to_checksum_address
-
 from .rows.values import columns, opt_float, ref_id
 from .rows.vaults import (
     VAULT_COLUMNS,
@@ -27,9 +25,7 @@ from ..readers.chain import ChainReader
 
 
 def _deployed(chain: ChainReader, address: str, block: int) -> bool:
-    code = chain._rpc(f"eth_getCode({address}) at {block}", chain.w3.eth.get_code,
-                      to_checksum_address(address), block_identifier=block)
-    return len(bytes(code)) > 0
+    return len(chain.code(address, block)) > 0
 
 
 def read_vault_states(chain: ChainReader, vaults: Sequence[VaultConfig], block: int, tokens: TokenBook

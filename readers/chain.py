@@ -4,9 +4,12 @@
     block = chain.block_at(ts)                 # last block with timestamp <= ts
     state = chain.governance(block.number)     # gauges, emissions, ve supply in one batch
 
-Reads go through web3's HTTPProvider (request timeout, retries with backoff on connection
-errors, timeouts and HTTP errors). Contract reads are batched through Multicall3 `aggregate3`
-with allowFailure, so one eth_call carries up to `chunk_size` reads, all at the same block.
+Reads are plain JSON-RPC POSTs on one keep-alive HTTP session (request timeout, retries with
+backoff on connection errors, timeouts and HTTP errors, as web3's HTTPProvider retries them),
+without web3's per-request middleware: its validation asked the node for eth_chainId twice per
+eth_call. The chain id is checked once per reader (`check_chain`). Contract reads are batched
+through Multicall3 `aggregate3` with allowFailure, so one eth_call carries up to `chunk_size`
+reads, all at the same block. `w3` (web3) is still there, built on first use, for anything else.
 
 This module holds the reader (RPC, errors, the protocol's reads); the bytes of a batch are built
 and decoded in `readers.multicall`, the search behind `block_at` lives in `readers.blocks`.
@@ -14,8 +17,12 @@ and decoded in `readers.multicall`, the search behind `block_at` lives in `reade
 from __future__ import annotations
 
 import bisect
+import itertools
+import json
 import logging
+import os
 import threading
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -68,6 +75,96 @@ class GovernanceState:
     ve_permanent_raw: int  # VotingEscrow.permanentLockBalance()
 
 
+# What a request is retried on (as the HTTPProvider's ExceptionRetryConfiguration was set).
+RETRY_ERRORS = (ConnectionError, requests.ConnectionError, requests.HTTPError, requests.Timeout)
+
+
+class RpcError(ChainReadError):
+    """A JSON-RPC error answer (a revert, an unknown block, ...)."""
+
+    def __init__(self, message: str, code: Any = None, data: Any = None):
+        super().__init__(message)
+        self.code = code
+        self.data = data
+
+
+def _block_param(block: int | str) -> str:
+    if isinstance(block, bool):
+        raise TypeError(f"not a block: {block!r}")
+    if isinstance(block, int):
+        return hex(block)
+    if isinstance(block, str):
+        return block  # "latest", "safe", a 0x number
+    raise TypeError(f"not a block: {block!r}")
+
+
+class JsonRpc:
+    """JSON-RPC over HTTP POST on one `requests.Session` (thread-safe connection pool).
+
+    `trust_env` is off: requests would otherwise look up proxy settings in the environment on
+    every request (urllib's getproxies_environment walks os.environ), which cost more CPU than
+    the request itself. The environment's proxies for the endpoint and its CA bundle
+    (REQUESTS_CA_BUNDLE / CURL_CA_BUNDLE) are read once here instead. Each attempt that fails with a connection error, a timeout or an HTTP
+    error status is retried after backoff * 2**attempt seconds, `retries` attempts in all.
+    """
+
+    def __init__(self, url: str, *, timeout: float, retries: int, backoff: float, pool_size: int = 8):
+        self.url = url
+        self.timeout = timeout
+        self.retries = max(1, retries)
+        self.backoff = backoff
+        self._ids = itertools.count(1)
+        session = requests.Session()
+        session.proxies.update(requests.utils.get_environ_proxies(url))
+        bundle = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE")
+        if bundle:
+            session.verify = bundle
+        session.trust_env = False
+        adapter = requests.adapters.HTTPAdapter(pool_connections=1, pool_maxsize=pool_size)
+        session.mount("http://", adapter)
+        session.mount("https://", adapter)
+        session.headers.update({"Content-Type": "application/json"})
+        self.session = session
+
+    def post(self, body: bytes) -> bytes:
+        for attempt in range(self.retries):
+            try:
+                resp = self.session.post(self.url, data=body, timeout=self.timeout)
+                resp.raise_for_status()
+                return resp.content
+            except RETRY_ERRORS:
+                if attempt < self.retries - 1:
+                    time.sleep(self.backoff * 2**attempt)
+                    continue
+                raise
+        raise AssertionError("unreachable")
+
+    def request(self, method: str, params: list) -> Any:
+        body = json.dumps({"jsonrpc": "2.0", "method": method, "params": params, "id": next(self._ids)},
+                          separators=(",", ":")).encode()
+        doc = json.loads(self.post(body))
+        if not isinstance(doc, dict):
+            raise ChainReadError(f"rpc {self.url}: {method}: not a JSON-RPC response: {str(doc)[:200]}")
+        error = doc.get("error")
+        if error is not None:
+            if isinstance(error, dict):
+                raise RpcError(f"rpc {self.url}: {method}: {error.get('message')} (code {error.get('code')})",
+                               error.get("code"), error.get("data"))
+            raise RpcError(f"rpc {self.url}: {method}: {error}")
+        if "result" not in doc:
+            raise ChainReadError(f"rpc {self.url}: {method}: response without result: {str(doc)[:200]}")
+        return doc["result"]
+
+    def close(self) -> None:
+        self.session.close()
+
+
+def _hex_bytes(value: Any) -> bytes:
+    if not isinstance(value, str) or not value.startswith("0x"):
+        raise ValueError(f"not 0x hex data: {str(value)[:80]!r}")
+    return bytes.fromhex(value[2:])
+
+
 class ChainReader:
     def __init__(
         self,
@@ -86,16 +183,9 @@ class ChainReader:
         self.multicall_address = to_checksum_address(multicall_address)
         self.contracts = dict(contracts or {})
         self.chunk_size = chunk_size
-        provider = HTTPProvider(
-            rpc_url,
-            request_kwargs={"timeout": timeout},
-            exception_retry_configuration=ExceptionRetryConfiguration(
-                errors=(ConnectionError, requests.ConnectionError, requests.HTTPError, requests.Timeout),
-                retries=max(1, retries),
-                backoff_factor=backoff,
-            ),
-        )
-        self.w3 = Web3(provider)
+        self._timeout, self._retries, self._backoff = timeout, retries, backoff
+        self._w3: Web3 | None = None
+        self.rpc = JsonRpc(rpc_url, timeout=timeout, retries=retries, backoff=backoff)
         self._lock = threading.Lock()
         self._chain_checked = False
         # Block headers seen so far, kept sorted by number for interpolation bounds.
@@ -119,6 +209,23 @@ class ChainReader:
         )
 
     # -- plumbing ----------------------------------------------------------------------------
+    @property
+    def w3(self) -> Web3:
+        """web3 on the same endpoint, with the same timeout and retries (built on first use)."""
+        if self._w3 is None:
+            provider = HTTPProvider(
+                self.rpc_url,
+                request_kwargs={"timeout": self._timeout},
+                exception_retry_configuration=ExceptionRetryConfiguration(
+                    errors=RETRY_ERRORS, retries=max(1, self._retries), backoff_factor=self._backoff,
+                ),
+            )
+            self._w3 = Web3(provider)
+        return self._w3
+
+    def _request(self, what: str, method: str, params: list) -> Any:
+        return self._rpc(what, self.rpc.request, method, params)
+
     def _rpc(self, what: str, fn, *args, **kwargs):
         try:
             return fn(*args, **kwargs)
@@ -130,8 +237,8 @@ class ChainReader:
     def check_chain(self) -> None:
         if self._chain_checked:
             return
-        got = self._rpc("eth_chainId", lambda: self.w3.eth.chain_id)
-        if int(got) != int(self.chain_id):
+        got = int(self._request("eth_chainId", "eth_chainId", []), 16)
+        if got != int(self.chain_id):
             raise ChainReadError(f"rpc {self.rpc_url}: chain id {got}, expected {self.chain_id}")
         self._chain_checked = True
 
@@ -144,16 +251,28 @@ class ChainReader:
     def block(self, number: int) -> BlockRef:
         ts = self._timestamps.get(number)
         if ts is None:
-            blk = self._rpc(f"eth_getBlockByNumber({number})", self.w3.eth.get_block, number)
-            if blk is None:
+            ref = self._header(int(number))
+            if ref is None:
                 raise ChainReadError(f"rpc {self.rpc_url}: block {number} not found")
-            ts = int(blk["timestamp"])
-            self._remember(int(blk["number"]), ts)
+            ts = ref.timestamp
+            self._remember(ref.number, ts)
         return BlockRef(number, ts)
 
+    def _header(self, block: int | str) -> BlockRef | None:
+        """(number, timestamp) of a block by number or tag; None when the node has no such block."""
+        what = f"eth_getBlockByNumber({block})"
+        blk = self._request(what, "eth_getBlockByNumber", [_block_param(block), False])
+        if blk is None:
+            return None
+        try:
+            return BlockRef(int(blk["number"], 16), int(blk["timestamp"], 16))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ChainReadError(f"rpc {self.rpc_url}: {what}: malformed block {str(blk)[:200]}") from exc
+
     def head(self) -> BlockRef:
-        blk = self._rpc("eth_getBlockByNumber(latest)", self.w3.eth.get_block, "latest")
-        ref = BlockRef(int(blk["number"]), int(blk["timestamp"]))
+        ref = self._header("latest")
+        if ref is None:
+            raise ChainReadError(f"rpc {self.rpc_url}: no latest block")
         self._remember(ref.number, ref.timestamp)
         return ref
 
@@ -194,16 +313,29 @@ class ChainReader:
         return known_bounds(numbers, stamps, ts)
 
     # -- contract reads ----------------------------------------------------------------------
+    def _eth_call(self, what: str, to: str, data: bytes, block: int | str) -> bytes:
+        params = [{"to": to, "data": "0x" + data.hex()}, _block_param(block)]
+        result = self._request(what, "eth_call", params)
+        try:
+            return _hex_bytes(result)
+        except ValueError as exc:
+            raise ChainReadError(f"rpc {self.rpc_url}: {what}: {exc}") from exc
+
+    def code(self, address: str, block: int | str = "latest") -> bytes:
+        """eth_getCode: the contract code at `address` (empty when there is none)."""
+        what = f"eth_getCode({address}) at {block}"
+        checksummed = to_checksum_address(address)
+        result = self._request(what, "eth_getCode", [checksummed, _block_param(block)])
+        try:
+            return _hex_bytes(result)
+        except ValueError as exc:
+            raise ChainReadError(f"rpc {self.rpc_url}: {what}: {exc}") from exc
+
     def call(self, address: str, signature: str, args: Sequence[Any] = (), output_types: Sequence[str] | None = None, block: int | str = "latest") -> Any:
         """One direct eth_call (no Multicall3); raises on revert."""
         fn, data, outputs = encode_call(signature, args, output_types)
-        raw = self._rpc(
-            f"eth_call {fn} at {block}",
-            self.w3.eth.call,
-            {"to": to_checksum_address(address), "data": "0x" + data.hex()},
-            block_identifier=block,
-        )
-        values = abi_decode(outputs or [], bytes(raw))
+        raw = self._eth_call(f"eth_call {fn} at {block}", to_checksum_address(address), data, block)
+        values = abi_decode(outputs or [], raw)
         return values[0] if len(values) == 1 else tuple(values)
 
     def multicall(self, calls: Sequence[Call], block: int | str = "latest", chunk_size: int | None = None) -> list[Any]:
@@ -218,12 +350,8 @@ class ChainReader:
         for start in range(0, len(encoded), size):
             chunk = encoded[start : start + size]
             payload = aggregate3_calldata(chunk)
-            raw = self._rpc(
-                f"Multicall3.aggregate3 ({len(chunk)} calls) at block {block}",
-                self.w3.eth.call,
-                {"to": self.multicall_address, "data": "0x" + payload.hex()},
-                block_identifier=block,
-            )
+            raw = self._eth_call(f"Multicall3.aggregate3 ({len(chunk)} calls) at block {block}",
+                                 self.multicall_address, payload, block)
             try:
                 answers = decode_aggregate3(raw)
             except Exception as exc:

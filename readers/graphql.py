@@ -59,6 +59,24 @@ class SubgraphError(RuntimeError):
 
 
 @dataclass(frozen=True)
+class Page:
+    """A `paginate` read for `SubgraphClient.batch`: every row of `entity` matching `where`."""
+
+    entity: str
+    fields: str | Sequence[str]
+    where: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class One:
+    """A `one` read for `SubgraphClient.batch`: a single entity by id (None if absent)."""
+
+    entity: str
+    id: str
+    fields: str
+
+
+@dataclass(frozen=True)
 class SubgraphMeta:
     block_number: int
     block_timestamp: int
@@ -216,19 +234,19 @@ class SubgraphClient:
             has_indexing_errors=bool(meta.get("hasIndexingErrors")),
         )
 
-    def iter_pages(
-        self,
-        entity: str,
-        fields: str | Sequence[str],
-        where: Mapping[str, Any] | None = None,
-        block: int | None = None,
-        page_size: int = MAX_PAGE_SIZE,
-    ) -> Iterator[list[dict]]:
-        """Yield pages of `entity` (a collection field, e.g. "pools") ordered by id.
+    def _page_selection(
+        self, entity: str, field_text: str, base_where: Mapping[str, Any], last_id: str, page_size: int, block_arg: str,
+    ) -> str:
+        """`entity(first, orderBy id, where id_gt, block) { fields }`: one keyset page, no alias."""
+        where_arg = graphql_literal({**base_where, "id_gt": last_id})
+        return (
+            f"{entity}(first: {page_size}, orderBy: id, orderDirection: asc, "
+            f"where: {where_arg}{block_arg}) {{ {field_text} }}"
+        )
 
-        Keyset paging on `id_gt` rather than `skip`: graph-node makes large skips slow and caps
-        them, while `id_gt` costs the same on every page and is stable under time travel.
-        """
+    @staticmethod
+    def _page_args(entity: str, fields: str | Sequence[str], where: Mapping[str, Any] | None,
+                   block: int | None, page_size: int) -> tuple[str, dict, str, int]:
         if not _NAME.match(entity):
             raise ValueError(f"not a GraphQL field name: {entity!r}")
         page_size = max(1, min(int(page_size), MAX_PAGE_SIZE))
@@ -238,13 +256,28 @@ class SubgraphClient:
         if "id_gt" in base_where:
             raise ValueError("paginate sets id_gt itself")
         block_arg = f", block: {graphql_literal({'number': int(block)})}" if block is not None else ""
-        last_id = ""
+        return field_text, base_where, block_arg, page_size
+
+    def iter_pages(
+        self,
+        entity: str,
+        fields: str | Sequence[str],
+        where: Mapping[str, Any] | None = None,
+        block: int | None = None,
+        page_size: int = MAX_PAGE_SIZE,
+        *,
+        after: str = "",
+    ) -> Iterator[list[dict]]:
+        """Yield pages of `entity` (a collection field, e.g. "pools") ordered by id.
+
+        Keyset paging on `id_gt` rather than `skip`: graph-node makes large skips slow and caps
+        them, while `id_gt` costs the same on every page and is stable under time travel.
+        `after` starts past that id (a continuation of a page read elsewhere).
+        """
+        field_text, base_where, block_arg, page_size = self._page_args(entity, fields, where, block, page_size)
+        last_id = after
         while True:
-            where_arg = graphql_literal({**base_where, "id_gt": last_id})
-            q = (
-                f"{{ page: {entity}(first: {page_size}, orderBy: id, orderDirection: asc, "
-                f"where: {where_arg}{block_arg}) {{ {field_text} }} }}"
-            )
+            q = f"{{ page: {self._page_selection(entity, field_text, base_where, last_id, page_size, block_arg)} }}"
             rows = self.query(q).get("page")
             if rows is None:
                 raise SubgraphError(self.url, f"{entity}: missing from the response")
@@ -269,6 +302,50 @@ class SubgraphClient:
         out: list[dict] = []
         for page in self.iter_pages(entity, fields, where, block, page_size):
             out.extend(page)
+        return out
+
+    def batch(self, reads: Mapping[str, Page | One], block: int | None = None,
+              page_size: int = MAX_PAGE_SIZE) -> dict[str, Any]:
+        """Several reads at the same block in one request, by name: a `Page` gives what
+        `paginate` gives, a `One` what `one` gives.
+
+        The request carries the first page of every `Page` (each under its name as an alias)
+        and every `One`; a `Page` whose first page is full continues with keyset paging after
+        its last id, exactly as `paginate` would have.
+        """
+        parts: list[str] = []
+        pages: dict[str, tuple[Page, int]] = {}
+        block_arg = f", block: {graphql_literal({'number': int(block)})}" if block is not None else ""
+        for name, read in reads.items():
+            if not _NAME.match(name):
+                raise ValueError(f"not a GraphQL alias: {name!r}")
+            if isinstance(read, Page):
+                field_text, base_where, _, size = self._page_args(read.entity, read.fields, read.where, block, page_size)
+                pages[name] = (read, size)
+                parts.append(f"{name}: {self._page_selection(read.entity, field_text, base_where, '', size, block_arg)}")
+            elif isinstance(read, One):
+                if not _NAME.match(read.entity):
+                    raise ValueError(f"not a GraphQL field name: {read.entity!r}")
+                parts.append(f"{name}: {read.entity}(id: {graphql_literal(read.id)}{block_arg}) {{ {read.fields} }}")
+            else:
+                raise TypeError(f"not a batch read: {read!r}")
+        if not parts:
+            return {}
+        data = self.query("{ " + " ".join(parts) + " }")
+        out: dict[str, Any] = {}
+        for name, read in reads.items():
+            if name not in pages:
+                out[name] = data.get(name)
+                continue
+            page, size = pages[name]
+            rows = data.get(name)
+            if rows is None:
+                raise SubgraphError(self.url, f"{page.entity}: missing from the response")
+            rows = list(rows)
+            if len(rows) >= size:
+                rows.extend(row for more in self.iter_pages(page.entity, page.fields, page.where, block, size,
+                                                            after=rows[-1]["id"]) for row in more)
+            out[name] = rows
         return out
 
     def one(self, entity: str, id_: str, fields: str, block: int | None = None) -> dict | None:
