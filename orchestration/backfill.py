@@ -88,27 +88,27 @@ def plan_chains(settings: Settings, chain_ids: list[int], *, say: Callable[[str]
     or has no pool yet is reported and left out."""
     done_days = history_days_done(settings, chain_ids)
 
-    def plan(cid: int) -> ChainPlan | None:
+    def plan(cid: int) -> tuple[ChainPlan | None, str]:
         try:
             now, start = upstream_now(settings, cid)
         except Exception as exc:  # noqa: BLE001 - one unreachable chain must not stop the others
-            say(f"chain {cid}: upstream unreachable, left out of this backfill ({type(exc).__name__}: {exc})")
-            return None
+            return None, f"chain {cid}: upstream unreachable, left out of this backfill ({type(exc).__name__}: {exc})"
         if start is None:
-            say(f"chain {cid}: the subgraph has no pool yet, nothing to materialize")
-            return None
+            return None, f"chain {cid}: the subgraph has no pool yet, nothing to materialize"
         times = snapshot_times(settings, cid, now, start, days=limits.get("days"),
                                snapshot_hours=limits.get("snapshot_hours"), until_offset=limits.get("until_offset", 0))
         with get_client(settings) as client:
             published = published_times(client, cid, times)
         p = plan_chain(settings, cid, now, start, published=published, done_days=done_days[cid], **limits)
-        say(f"chain {cid}: upstream at {_hm(now)} UTC, first activity {_hm(start)}: "
-            f"{len(p.recent_days) + len(p.older_days):,} history days (the last {len(p.recent_days)} first), "
-            f"{p.snapshot_total:,} snapshots to take (newest first)")
-        return p
+        return p, (f"chain {cid}: upstream at {_hm(now)} UTC, first activity {_hm(start)}: "
+                   f"{len(p.recent_days) + len(p.older_days):,} history days (the last {len(p.recent_days)} first), "
+                   f"{p.snapshot_total:,} snapshots to take (newest first)")
 
     with ThreadPoolExecutor(max_workers=max(1, len(chain_ids))) as pool:
-        return [p for p in pool.map(plan, chain_ids) if p is not None]
+        planned = list(pool.map(plan, chain_ids))
+    for _, line in planned:  # in chain order, once all are read
+        say(line)
+    return [p for p, _ in planned if p is not None]
 
 
 def backfill(
