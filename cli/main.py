@@ -81,13 +81,17 @@ def _up(settings: Settings, args: argparse.Namespace) -> int:
         nonlocal stopping
         stopping = True
 
+    def _interrupt(signum, frame):  # noqa: ARG001 - during the start: unwind, cancel, stop what started
+        raise KeyboardInterrupt
+
     try:
+        # A shell's background job starts with SIGINT ignored; during the start both signals unwind
+        # (a running backfill is canceled, what started is stopped), afterwards they end the wait.
+        signal.signal(signal.SIGINT, _interrupt)
+        signal.signal(signal.SIGTERM, _interrupt)
         # the banner comes as soon as every chain is fresh; older history fills in behind it
         stack.start(backfill_days=args.days, on_fresh=lambda: print(stack.banner(), flush=True))
         log.info("history and snapshots are complete; the schedules keep every chain fresh")
-        # Installed once started (Ctrl-C during the start raises KeyboardInterrupt, which cancels a
-        # running backfill and stops what started); a shell's background job starts with SIGINT
-        # ignored, and must still stop the stack.
         signal.signal(signal.SIGINT, _stop)
         signal.signal(signal.SIGTERM, _stop)
         while not stopping:
