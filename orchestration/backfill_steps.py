@@ -15,6 +15,15 @@ from ..readers.dagster_webserver import BACKFILL_DONE, BACKFILL_FAILED, RUN_FINI
 from .backfill_plan import ChainPlan
 
 
+PRIORITY_TAG = "dagster/priority"  # the run queue starts higher priorities first
+
+
+def fill_priority(plan: ChainPlan) -> str:
+    """The chains with the most to fill go first (their runs are the long pole of the backfill):
+    about one point per day of snapshots and per month of history."""
+    return str(len(plan.snapshots) // 96 + len(plan.older_days) // 30)
+
+
 def range_tags(keys: list[str]) -> dict[str, str]:
     """Tags of one run over the day partitions `keys` (consecutive days)."""
     if len(keys) == 1:
@@ -123,6 +132,7 @@ class ChainFill:
     def _fill(self) -> list[Step]:
         steps = []
         times = self.plan.snapshots
+        priority = {PRIORITY_TAG: fill_priority(self.plan)}
         if times:
             per_day: dict[str, int] = {}
             for t in times:
@@ -133,12 +143,13 @@ class ChainFill:
                 return sum(per_day.get(d, 0) for d in days)
 
             span = f"{iso(times[0])}..{iso(times[-1])}"
-            steps.append(Step("snapshots", snapshot_job(self.cid), snapshot_tags(times[0], times[-1], force=self.force),
+            steps.append(Step("snapshots", snapshot_job(self.cid),
+                              {**snapshot_tags(times[0], times[-1], force=self.force), **priority},
                               len(times), "snapshots", keys=sorted(per_day), units_of=units,
                               title=f"chain {self.cid} snapshots {span} (runs of {SNAPSHOT_DAYS_PER_RUN} days)"))
         keys = self.plan.older_days
         if keys:
-            steps.append(Step("older history", history_job(self.cid), {}, len(keys), "days", keys=keys,
+            steps.append(Step("older history", history_job(self.cid), priority, len(keys), "days", keys=keys,
                               units_of=_history_units, title=f"chain {self.cid} history {keys[0]}..{keys[-1]}"))
         return steps
 

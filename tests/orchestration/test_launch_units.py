@@ -156,13 +156,23 @@ def test_a_chain_takes_its_recent_history_then_its_newest_snapshot_then_fills_in
     assert s_job == "snapshot_job_56" and s_tags["ve/snapshots_from"] == s_tags["ve/snapshots_until"] == "2026-01-03T00:00:00Z"
     assert s_tags["dagster/partition"] == "2026-01-02"
     assert fresh == [2]  # on_fresh came after the newest snapshot and before the backfills
-    (b_job, b_keys, b_tags), (o_job, o_keys, _) = web.backfills
+    (b_job, b_keys, b_tags), (o_job, o_keys, o_tags) = web.backfills
     assert (b_job, b_keys) == ("snapshot_job_56", ["2026-01-01", "2026-01-02"])
     assert (b_tags["ve/snapshots_from"], b_tags["ve/snapshots_until"]) == ("2026-01-01T00:15:00Z", "2026-01-02T00:15:00Z")
     assert (o_job, o_keys) == ("history_job_56", ["2025-11-22"])
+    assert b_tags["dagster/priority"] == o_tags["dagster/priority"] == "0"  # small: a day of snapshots is 96
+
     assert fill.phase == "done" and not fill.error and not web.canceled
     assert lines[-1].endswith("chain 56 done (3 history days, 3 snapshots)")
     assert fill.summary()["history_run_ids"] == ["run-1", "b2r0"] and fill.summary()["snapshot_run_ids"] == ["run-2", "b1r0"]
+
+
+def test_the_chain_with_the_most_to_fill_goes_first_in_the_run_queue():
+    from ve_analytics.orchestration.backfill_steps import fill_priority
+
+    big = ChainPlan(56, 0, 0, 0, older_days=["d"] * 360, snapshots=list(range(2879)))
+    small = ChainPlan(1, 0, 0, 0, older_days=["d"] * 163, snapshots=list(range(671)))
+    assert int(fill_priority(big)) == 29 + 12 > int(fill_priority(small)) == 6 + 5
 
 
 def test_a_failing_chain_is_reported_while_the_other_chain_goes_on():
