@@ -3,7 +3,9 @@
 The instance's run queue (QueuedRunCoordinator) is what runs a backfill a few runs at a time:
 the daemon's backfill loop submits every run of a backfill at once, the queue starts at most
 `settings.backfill_runs` of them together (a limit on the runs tagged `dagster/backfill`), and
-other runs (the schedules', the cron trigger's, the UI's) wait only for the overall limit.
+other runs (the schedules', the cron trigger's, the UI's) wait only for the overall limit. At
+most one run per chain runs at a time (`ve/chain`, per value): a chain's runs do not compete for
+its upstream, and while one chain's backfill is long the other slots go to the other chains.
 
 The dagster.yaml is written by `ensure_instance_dir` when missing, and rewritten when it still
 carries the marker line below (a file without it is the operator's and left alone).
@@ -17,6 +19,7 @@ from dagster import DagsterInstance
 
 from ..core.config import Settings
 from ..core.partition_keys import BACKFILL_TAG
+from ..core.pipeline_names import CHAIN_TAG
 
 MARKER = "# Written by ve-analytics"
 DEQUEUE_INTERVAL_SECONDS = 1
@@ -37,6 +40,10 @@ run_coordinator:
     tag_concurrency_limits:
       - key: "{backfill_tag}"
         limit: {backfill_runs}
+      - key: "{chain_tag}"
+        value:
+          applyLimitPerUniqueValue: true
+        limit: 1
 """
 
 # Environment of the processes that create runs (webserver, daemon): one "materialization
@@ -50,7 +57,7 @@ RUN_CREATION_ENV = {"DAGSTER_EMIT_PARTITION_SUBSET_IN_PLANNED_EVENTS": "true"}
 def instance_yaml(settings: Settings) -> str:
     runs = max(1, settings.backfill_runs)
     return INSTANCE_YAML.format(marker=MARKER, max_runs=runs + OTHER_RUNS, dequeue=DEQUEUE_INTERVAL_SECONDS,
-                                backfill_tag=BACKFILL_TAG, backfill_runs=runs)
+                                backfill_tag=BACKFILL_TAG, backfill_runs=runs, chain_tag=CHAIN_TAG)
 
 
 def ensure_instance_dir(settings: Settings) -> None:
