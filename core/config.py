@@ -121,7 +121,8 @@ class Settings:
             vault_api_rate_burst=int(_env("VAULT_API_RATE_BURST", "60")),
             dagster_host=_env("DAGSTER_HOST", "127.0.0.1"),
             dagster_webserver_url=_env("DAGSTER_URL", ""),
-            backfill_runs=int(_env("BACKFILL_RUNS", str(min(4, os.cpu_count() or 1)))),
+            # one more than the cores: a snapshot run waits on its upstream part of the time
+            backfill_runs=int(_env("BACKFILL_RUNS", str(min(4, (os.cpu_count() or 1) + 1)))),
         )
 
     def to_env(self) -> dict[str, str]:

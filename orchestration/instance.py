@@ -4,8 +4,9 @@ The instance's run queue (QueuedRunCoordinator) is what runs a backfill a few ru
 the daemon's backfill loop submits every run of a backfill at once, the queue starts at most
 `settings.backfill_runs` of them together (a limit on the runs tagged `dagster/backfill`), and
 other runs (the schedules', the cron trigger's, the UI's) wait only for the overall limit. At
-most one run per chain runs at a time (`ve/chain`, per value): a chain's runs do not compete for
-its upstream, and while one chain's backfill is long the other slots go to the other chains.
+most CHAIN_RUNS runs per chain run at once (`ve/chain`, per value): the chain with the most to
+fill (the backfill gives it the highest priority) cannot take every slot while other chains wait,
+yet uses two once the others are done.
 
 The dagster.yaml is written by `ensure_instance_dir` when missing, and rewritten when it still
 carries the marker line below (a file without it is the operator's and left alone).
@@ -25,6 +26,7 @@ MARKER = "# Written by ve-analytics"
 DEQUEUE_INTERVAL_SECONDS = 1
 # Runs beyond the backfill's own: the schedules' and the cron trigger's keep a slot each.
 OTHER_RUNS = 2
+CHAIN_RUNS = 2
 
 INSTANCE_YAML = """\
 {marker} (rewritten while this line is first; remove it to manage the file yourself).
@@ -43,7 +45,7 @@ run_coordinator:
       - key: "{chain_tag}"
         value:
           applyLimitPerUniqueValue: true
-        limit: 1
+        limit: {chain_runs}
 """
 
 # Environment of the processes that create runs (webserver, daemon): one "materialization
@@ -57,7 +59,7 @@ RUN_CREATION_ENV = {"DAGSTER_EMIT_PARTITION_SUBSET_IN_PLANNED_EVENTS": "true"}
 def instance_yaml(settings: Settings) -> str:
     runs = max(1, settings.backfill_runs)
     return INSTANCE_YAML.format(marker=MARKER, max_runs=runs + OTHER_RUNS, dequeue=DEQUEUE_INTERVAL_SECONDS,
-                                backfill_tag=BACKFILL_TAG, backfill_runs=runs, chain_tag=CHAIN_TAG)
+                                backfill_tag=BACKFILL_TAG, backfill_runs=runs, chain_tag=CHAIN_TAG, chain_runs=CHAIN_RUNS)
 
 
 def ensure_instance_dir(settings: Settings) -> None:
