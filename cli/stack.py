@@ -26,7 +26,7 @@ from typing import Iterator
 
 import httpx
 
-from ..core.chains import load_book
+from ..core.chains import STATS_CHAIN_ID, load_book
 from ..core.config import Settings
 from ..core.pipeline_names import history_job, snapshot_job
 from .processes import Service, cli
@@ -189,9 +189,13 @@ class Stack:
             self._service("warehouse", cli("warehouse"), f"{s.clickhouse_url}/ping")
         if not os.environ.get("CHAIN_BOOK"):
             devnets = devnet_processes()
+            # chain 56 has the most to serve (the deepest snapshots, the longest history): two
+            # processes answer it (DEVNET_WORKERS overrides)
             started = [Service(f"devnet-{cid}", [sys.executable, "-m", "devnet"], f"{url}/health",
                                env={"DEVNET_DATA_DIR": str(s.data_dir), "DEVNET_CHAINS": cid,
-                                    "DEVNET_PORT": url.rsplit(":", 1)[1]},
+                                    "DEVNET_PORT": url.rsplit(":", 1)[1],
+                                    "DEVNET_WORKERS": os.environ.get("DEVNET_WORKERS")
+                                    or ("2" if cid == str(STATS_CHAIN_ID) else "1")},
                                log_path=self.log_dir / f"devnet-{cid}.log") for cid, url in devnets]
             log.info("starting a devnet per chain (%s): generating their histories in parallel",
                      ", ".join(cid for cid, _ in devnets))

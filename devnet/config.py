@@ -28,6 +28,9 @@ class DevnetConfig:
     data_dir: Path  # the genesis of each chain is kept here, so a restart continues the same history
     pools: int | None = None  # grow every chain's pool table to this many (devnet/synth.py)
     tokens: int | None = None  # grow every chain's token table to this many
+    # processes answering on the port (forked once the history is built, sharing it copy-on-write);
+    # the control routes (faults, clock) act on the process that answers them, so tests use one
+    workers: int = 1
 
     @property
     def url(self) -> str:
@@ -45,4 +48,5 @@ class DevnetConfig:
             data_dir=Path(_env("DEVNET_DATA_DIR", ".data")).resolve(),
             pools=_opt(int, "DEVNET_POOLS"),
             tokens=_opt(int, "DEVNET_TOKENS"),
+            workers=int(_env("DEVNET_WORKERS", "1")),
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import socket
 import threading
 import time
@@ -493,7 +494,20 @@ def serve(config: DevnetConfig | None = None, host: str | None = None, port: int
     )
     app = create_app(state, "devnet")
     log.info(_summary(state, f"http://{host}:{port}"))
-    app.run(host=host, port=port, single_process=True, access_log=False, motd=False)
+    if config.workers <= 1:
+        app.run(host=host, port=port, single_process=True, access_log=False, motd=False)
+        return
+    # Several processes on one listening socket (the kernel spreads connections): forked after the
+    # history is built, so they share it copy-on-write and generate later hours identically.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(1024)
+    sock.set_inheritable(True)
+    for _ in range(config.workers - 1):
+        if os.fork() == 0:
+            break  # a worker: serve like the parent
+    app.run(sock=sock, single_process=True, access_log=False, motd=False)
 
 
 class DevnetServer:
