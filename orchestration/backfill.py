@@ -46,6 +46,9 @@ from ..readers.graphql import SubgraphClient
 from ..warehouse.client import get_client
 
 HEARTBEAT_SECONDS = 30.0  # a progress line at least this often, even without progress
+# Once every chain is fresh the backfills are followed at this pace: each poll is two GraphQL
+# queries per open backfill, which the webserver answers with CPU the runs need.
+FILL_POLL_SECONDS = 10.0
 DAEMON_GRACE_SECONDS = 120.0  # a chain without progress this long is checked for a living daemon
 # In-process runs report progress through the `progress` resource; Dagster's own per-event
 # DEBUG lines would bury it.
@@ -198,7 +201,7 @@ def _follow(web: Webserver, fills: list[ChainFill], *, say: Callable[[str], None
                                          f"daemon ({', '.join(down)}): start `dagster-daemon run`")
             if deadline is not None and time.monotonic() > deadline:
                 raise BackfillFailed(f"the backfill did not finish in time ({line})")
-            time.sleep(poll)
+            time.sleep(poll if not fresh_said else max(poll, min(FILL_POLL_SECONDS, 5 * poll)))
     except BaseException:
         for backfill_id in (b for f in fills for b in f.open_backfills()):  # the daemon must not go on with it
             try:
