@@ -16,16 +16,13 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ve_analytics.core.config import Settings
+from orchestration_session import CHAINS, HISTORY_DAYS, SEED
 from support.chains import with_devnet_book
-from ve_analytics.core.epochs import DAY
 from ve_analytics.cli.processes import Service, cli, free_port
 from ve_analytics.cli.stack import DagsterServices
+from ve_analytics.core.config import Settings
+from ve_analytics.core.epochs import DAY
 
-HISTORY_DAYS = 6
-SEED = 2027
-CHAINS = (56, 1, 4663, 5042)  # the longest history, no CL pools, young, lagging subgraph (+ vaults on 56/4663/5042)
-YOUNG, LAGGING, NO_CL = 4663, 5042, 1
 SNAPSHOT_HOURS = 2
 BACKFILL_TIMEOUT = 600  # a stuck daemon fails the session instead of hanging it
 

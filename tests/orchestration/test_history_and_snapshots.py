@@ -1,7 +1,7 @@
 """History and snapshots materialized through Dagster, checked against the devnet's ground truth."""
 from __future__ import annotations
 
-from conftest import HISTORY_DAYS
+from orchestration_session import HISTORY_DAYS
 from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, epoch_start, iso
 from ve_analytics.core.partition_keys import day_key
 

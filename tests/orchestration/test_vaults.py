@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from decimal import Decimal
 
-from conftest import HISTORY_DAYS
+from orchestration_session import HISTORY_DAYS
 from ve_analytics.core.epochs import DAY
 from ve_analytics.readers.graphql import SubgraphClient
 

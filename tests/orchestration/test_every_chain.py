@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import CHAINS, LAGGING, NO_CL, YOUNG
+from orchestration_session import CHAINS, LAGGING, NO_CL, YOUNG
 from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR
 
 REL = 1e-9
