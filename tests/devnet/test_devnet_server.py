@@ -167,8 +167,8 @@ def _free_port() -> int:
 
 def test_cli_serves_until_stopped(tmp_path):
     port = _free_port()
-    env = dict(os.environ, DEVNET_DATA_DIR=str(tmp_path), DEVNET_PORT=str(port), DEVNET_HISTORY_DAYS="2",
-               DEVNET_HOST="127.0.0.1")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DEVNET_")}  # the defaults, whatever ran before
+    env.update(DEVNET_DATA_DIR=str(tmp_path), DEVNET_PORT=str(port), DEVNET_HISTORY_DAYS="2", DEVNET_HOST="127.0.0.1")
     proc = subprocess.Popen([sys.executable, "-m", "devnet", "--seed", "4"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:

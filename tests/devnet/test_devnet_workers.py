@@ -48,7 +48,7 @@ def wait_health(url: str, proc: subprocess.Popen, timeout: float) -> None:
 
 def test_two_workers_share_the_port_and_answer_the_same(tmp_path):
     port = free_port()
-    env = {**os.environ, "DEVNET_WORKERS": "2", "DEVNET_CHAINS": "56", "DEVNET_HISTORY_DAYS": "2",
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("DEVNET_")}, "DEVNET_WORKERS": "2", "DEVNET_CHAINS": "56", "DEVNET_HISTORY_DAYS": "2",
            "DEVNET_PORT": str(port), "DEVNET_DATA_DIR": str(tmp_path)}
     proc = subprocess.Popen([sys.executable, "-m", "devnet", "--manual-clock", "--now", str(NOW)], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)

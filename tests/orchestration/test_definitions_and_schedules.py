@@ -1,6 +1,7 @@
 """The code location loads; schedules request the right partitions and skip while busy."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -23,7 +24,9 @@ def defs(tmp_path_factory):
     from ve_analytics.core.config import Settings
     from ve_analytics.orchestration.definitions import build_defs
 
-    return build_defs(with_example_book(Settings.from_env(), tmp_path_factory.mktemp("book"), EXAMPLE_V2_CHAIN))
+    # the per-chain defaults, whatever another suite put in the environment
+    settings = dataclasses.replace(Settings.from_env(), snapshot_partition_days=0, history_start="")
+    return build_defs(with_example_book(settings, tmp_path_factory.mktemp("book"), EXAMPLE_V2_CHAIN))
 
 
 CHECKS = {"protocol_snapshot_fresh", "published_snapshot_row_counts", "protocol_tvl_reconciles_with_pools",
