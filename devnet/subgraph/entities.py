@@ -22,6 +22,7 @@ class Context:
         self.block = block
         self.ts = self.sim.block_ts(block)
         self._state: dict[str, dict[str, dict]] = {}
+        self._rows: dict[tuple[str, str], dict | None] = {}
 
     def state(self, entity: str) -> dict[str, dict]:
         rows = self._state.get(entity)
@@ -33,6 +34,13 @@ class Context:
         if rid is None:
             return None
         if entity in STATE_BUILDERS:
+            rows = self._state.get(entity)
+            if rows is None and entity in ROW_BUILDERS:
+                # a reference (a vote's veNFT): one row, not the whole collection at this block
+                key = (entity, rid)
+                if key not in self._rows:
+                    self._rows[key] = ROW_BUILDERS[entity](self, rid)
+                return self._rows[key]
             return self.state(entity).get(rid)
         return self.svc.stores[entity].get(rid, self)
 
@@ -204,28 +212,47 @@ def _gauges(ctx: Context) -> dict[str, dict]:
     return out
 
 
+def _venft_row(lock, ts: int) -> dict:
+    amount, end, perm, owner = lock.state_at(ts)
+    tid = str(lock.token_id)
+    power = amount if perm else (amount * (end - ts) // (4 * 365 * 86400) if end > ts else 0)
+    return {
+        "id": tid,
+        "tokenId": lock.token_id,
+        "owner": owner,
+        "lockedAmount": Units(amount, 18),
+        "unlockTime": end,
+        "isPermanent": perm,
+        "votingPower": Units(power, 18),
+        "isFoundation": lock.foundation,
+        "createdAtTimestamp": lock.created_ts,
+        "createdAtBlockNumber": lock.created_block,
+    }
+
+
 def _venfts(ctx: Context) -> dict[str, dict]:
-    sim, ts = ctx.sim, ctx.ts
+    ts = ctx.ts
     out = {}
-    for lock in sim.gov.locks:
+    for lock in ctx.sim.gov.locks:
         if lock.created_ts > ts:
             break
-        amount, end, perm, owner = lock.state_at(ts)
-        tid = str(lock.token_id)
-        power = amount if perm else (amount * (end - ts) // (4 * 365 * 86400) if end > ts else 0)
-        out[tid] = {
-            "id": tid,
-            "tokenId": lock.token_id,
-            "owner": owner,
-            "lockedAmount": Units(amount, 18),
-            "unlockTime": end,
-            "isPermanent": perm,
-            "votingPower": Units(power, 18),
-            "isFoundation": lock.foundation,
-            "createdAtTimestamp": lock.created_ts,
-            "createdAtBlockNumber": lock.created_block,
-        }
+        out[str(lock.token_id)] = _venft_row(lock, ts)
     return out
+
+
+def _foundation_venfts(ctx: Context, pred) -> list[dict] | None:
+    """The foundation's veNFTs alone when the query asks only for them (the foundation snapshot
+    does at every snapshot), else None: the caller filters the whole collection."""
+    if pred.get("isFoundation") is not True:
+        return None
+    gov, ts = ctx.sim.gov, ctx.ts
+    locks = (gov.lock(tid) for tid in gov.foundation_ids)
+    return [_venft_row(lock, ts) for lock in locks if lock is not None and lock.created_ts <= ts]
+
+
+def _venft(ctx: Context, rid: str) -> dict | None:
+    lock = ctx.sim.gov.lock(int(rid)) if rid.isdigit() else None
+    return _venft_row(lock, ctx.ts) if lock is not None and lock.created_ts <= ctx.ts else None
 
 
 STATE_BUILDERS = {
@@ -237,6 +264,10 @@ STATE_BUILDERS = {
     "VeNFT": _venfts,
     "Vault": vaults_state,
 }
+# One row of a state entity by id, for references, where building the collection costs much more.
+ROW_BUILDERS = {"VeNFT": _venft}
+# The rows a `where` can only match, built without the rest of the collection (None: no shortcut).
+SUBSET_BUILDERS = {"VeNFT": _foundation_venfts}
 
 
 # -- event entities ------------------------------------------------------------------------------

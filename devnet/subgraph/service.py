@@ -38,7 +38,7 @@ from graphql.validation import ValidationRule, VariablesInAllowedPositionRule, s
 
 from devnet.addresses import block_number_from_hash
 from devnet.timeutil import hour_start
-from devnet.subgraph.entities import STATE_BUILDERS, Context, StateCache, build_stores
+from devnet.subgraph.entities import STATE_BUILDERS, SUBSET_BUILDERS, Context, StateCache, build_stores
 from devnet.subgraph.schema import ENTITIES, QUERY_FIELDS, SCHEMA, format_decimal
 from devnet.subgraph.store import Predicate, QueryError, page_rows
 
@@ -500,7 +500,9 @@ class SubgraphService:
         order_by = args.get("orderBy")
         desc = args.get("orderDirection") == "desc"
         if entity in STATE_BUILDERS:
-            rows = page_rows(entity, ctx.state(entity).values(), pred, order_by, desc, first, skip)
+            subset = SUBSET_BUILDERS[entity](ctx, pred) if entity in SUBSET_BUILDERS else None
+            candidates = ctx.state(entity).values() if subset is None else subset
+            rows = page_rows(entity, candidates, pred, order_by, desc, first, skip)
         else:
             rows = self.stores[entity].query(ctx, pred, order_by, desc, first, skip)
         return rows, ctx
