@@ -28,17 +28,21 @@ FOUNDATION_VOTE_FIELDS = "weight timestamp veNFT { id } pool { id } gauge { id }
 
 
 def read_epoch_state(subgraph: SubgraphClient, point: SnapshotPoint, core_token: str) -> EpochState:
-    """Gauges, pool TVLs, the core token's price, this epoch's votes and bribes at the point's
-    block: one subgraph request (more only when a collection has more than a page)."""
+    """Gauges, pool TVLs, the core token's price, this epoch's bribes and the foundation's votes
+    at the point's block: two subgraph requests (more only when a collection has more than a
+    page). Only the foundation's votes count here, so only they are read, not every voter's."""
     block, epoch = point.block.number, epoch_start(point.snapshot_at)
     got = subgraph.batch({
         "gauges": Page("gauges", GAUGE_FIELDS),
         "pools": Page("pools", "totalValueLockedUSD"),
         "core": One("token", core_token.lower(), "priceUSD"),
-        "votes": Page("votes", EPOCH_VOTE_FIELDS, {"epoch": epoch}),
         "bribes": Page("bribes", EPOCH_BRIBE_FIELDS, {"epoch": epoch}),
+        "foundation": Page("veNFTs", "isFoundation", {"isFoundation": True}),
     }, block=block)
-    return epoch_state(got["gauges"], got["pools"], got["core"], got["votes"], got["bribes"])
+    ids = foundation_ids(got["foundation"])
+    votes = subgraph.paginate("votes", EPOCH_VOTE_FIELDS, block=block, where={
+        "epoch": epoch, "veNFT_in": [str(i) for i in ids]}) if ids else []
+    return epoch_state(got["gauges"], got["pools"], got["core"], votes, got["bribes"])
 
 
 def write_ve(s: SnapshotStep) -> dict[str, int]:
@@ -49,13 +53,20 @@ def write_ve(s: SnapshotStep) -> dict[str, int]:
     return {"ve_snap15m": s.insert("ve_snap15m", columns(VE_COLUMNS, s.each(read)))}
 
 
+def shared_epoch_state(s: SnapshotStep, point: SnapshotPoint, core_token: str) -> EpochState:
+    """The epoch state at the point's block, read once per run for the gauge and KPI snapshots."""
+    block = point.block.number
+    return s.chain.shared(("epoch_state", block, point.snapshot_at),
+                          lambda: read_epoch_state(s.subgraph, point, core_token))
+
+
 def write_gauges(s: SnapshotStep) -> dict[str, int]:
     protocol, _ = load_flow_series(s.client, s.chain_id, s.times)
     per_pool = load_epoch_pool_series(s.client, s.chain_id, s.times)
     core = s.chain.contracts()["coreToken"]
 
     def read(point: SnapshotPoint) -> list[dict]:
-        return gauge_rows(s.chain_id, point.snapshot_at, read_epoch_state(s.subgraph, point, core), protocol, per_pool)
+        return gauge_rows(s.chain_id, point.snapshot_at, shared_epoch_state(s, point, core), protocol, per_pool)
 
     return {"gauge_snap15m": s.insert("gauge_snap15m", columns(GAUGE_COLUMNS, s.rows_each(read)))}
 
@@ -82,6 +93,6 @@ def write_kpis(s: SnapshotStep) -> dict[str, int]:
     core = s.chain.contracts()["coreToken"]
 
     def read(point: SnapshotPoint) -> list[dict]:
-        return kpi_rows(s.chain_id, point.snapshot_at, read_epoch_state(s.subgraph, point, core), protocol, hours)
+        return kpi_rows(s.chain_id, point.snapshot_at, shared_epoch_state(s, point, core), protocol, hours)
 
     return {"kpi_snap15m": s.insert("kpi_snap15m", columns(KPI_COLUMNS, s.rows_each(read)))}

@@ -14,7 +14,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Hashable, Iterator, Optional, TypeVar
 
 from dagster import ConfigurableResource, InitResourceContext, ResourceDefinition
 from pydantic import PrivateAttr
@@ -26,6 +26,7 @@ from ..readers.graphql import SubgraphClient
 from ..warehouse.client import get_client
 
 log = logging.getLogger("orchestration.progress")
+T = TypeVar("T")
 
 
 class WarehouseResource(ConfigurableResource):
@@ -74,14 +75,32 @@ class WarehouseResource(ConfigurableResource):
             client.close()
 
 
+# Reads a run's assets share per block (ChainHandle.shared): a snapshot run holds at most
+# SNAPSHOT_DAYS_PER_RUN x 96 blocks; beyond this many entries the oldest go first.
+SHARED_READS = 4096
+
+
 @dataclasses.dataclass
 class ChainHandle:
-    """One chain's configuration and its two upstream clients, for the assets of that chain."""
+    """One chain's configuration and its two upstream clients, for the assets of that chain.
+    A handle lives for one run (ChainsResource)."""
 
     chain_id: int
     chain: ChainConfig
     reader: ChainReader
     subgraph: SubgraphClient
+    _shared: dict = dataclasses.field(default_factory=dict, repr=False)
+
+    def shared(self, key: Hashable, read: Callable[[], T]) -> T:
+        """`read()`, or what it returned for `key` earlier in this run: the assets of one run
+        that need the same compact state at a block (the gauge and KPI snapshots' epoch state)
+        read it once. Two threads asking at once may both read; either result is kept."""
+        if key in self._shared:
+            return self._shared[key]
+        value = self._shared[key] = read()
+        while len(self._shared) > SHARED_READS:
+            self._shared.pop(next(iter(self._shared)), None)
+        return value
 
     def config(self) -> ChainConfig:
         return self.chain
