@@ -1,13 +1,15 @@
 """Benchmark: CPU per 15-minute snapshot, in the run process and in the processes answering it.
 
-    python -m bench.snapshot_cpu [-n 192] [--profile] [--workers N]
+    python -m bench.snapshot_cpu [-n 192] [--profile] [--workers N] [--history-days D]
 
 Starts a warehouse and a devnet (chain 56 only) on free ports in a temporary folder, writes the
 devnet's chain book, migrates, backfills the last 30 days of chain 56's history once, then times
 `n` snapshots of chain 56 (the `n` 15-minute boundaries ending two days before upstream "now")
 in one in-process Dagster run of the snapshot job. Prints wall seconds, snapshots/s and CPU
 milliseconds per snapshot of this process (time.process_time), of the devnet process and of the
-warehouse process (utime + stime from /proc/<pid>/stat, children included).
+warehouse process (utime + stime from /proc/<pid>/stat, children included), and each asset's
+seconds. The devnet keeps its default depth (420 days on chain 56, as `make up` runs it) unless
+`--history-days` says otherwise: the governance reads grow with the number of locks.
 
 `--profile` runs the snapshot job under cProfile with the fetch workers at 1 (so the reads run
 on the profiled thread) and prints the top of the list by own time and by cumulative time.
@@ -44,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", action="store_true", help="cProfile the snapshot run (fetch workers at 1)")
     ap.add_argument("--top", type=int, default=45, help="rows of the profile listing")
     ap.add_argument("--workers", type=int, default=None, help="fetch workers (default: the product's)")
+    ap.add_argument("--history-days", type=int, default=None,
+                    help="devnet history days (default: the devnet's, as `make up` runs it)")
     ap.add_argument("--keep", action="store_true", help="leave the temporary folder")
     args = ap.parse_args(argv)
 
@@ -54,11 +58,12 @@ def main(argv: list[str] | None = None) -> int:
         "WAREHOUSE_PORT": str(ports["warehouse"]),
         "DEVNET_PORT": str(ports["devnet"]),
         "DEVNET_CHAINS": "56",
-        "DEVNET_HISTORY_DAYS": "40",
         "DEVNET_DATA_DIR": str(work),
         "DAGSTER_HOME": str(work / "dagster"),
         "LOG_LEVEL": "WARNING",
     }
+    if args.history_days is not None:
+        env["DEVNET_HISTORY_DAYS"] = str(args.history_days)
     os.environ.update(env)
     (work / "dagster").mkdir(parents=True, exist_ok=True)
 
@@ -123,10 +128,14 @@ def main(argv: list[str] | None = None) -> int:
             cpu, dev, wh = time.process_time() - cpu0, proc_cpu(devnet_pid) - dev0, proc_cpu(warehouse_pid) - wh0
             if not result.success:
                 raise SystemExit("snapshot run failed")
+            inst_steps = [(st.step_key, (st.end_time or 0) - (st.start_time or 0))
+                          for st in inst.get_run_step_stats(result.run_id)]
 
         n = args.n
         print(f"\nsnapshots: {n} of chain 56 ({'profiled, workers 1' if args.profile else 'workers ' + str(upstream.fetch_each.__kwdefaults__['workers'])})")
         print(f"wall: {wall:.2f} s  ({n / wall:.2f} snapshots/s)")
+        steps = sorted(inst_steps, key=lambda s: s[1], reverse=True)
+        print("per asset: " + ", ".join(f"{key.split('__', 1)[-1]} {sec:.1f} s" for key, sec in steps if sec >= 0.05))
         print(f"CPU per snapshot: run process {1000 * cpu / n:.1f} ms, devnet {1000 * dev / n:.1f} ms, "
               f"warehouse {1000 * wh / n:.1f} ms")
         if profiler:
