@@ -23,8 +23,9 @@ from .cron import cron_blueprint
 from .discovery import discovery_blueprint
 from .envelope import ALLOWED_METHODS, error_response, status_code_name
 from .errors import ApiError
-from .routes import INTERNAL_ERROR, Family, blueprint, log_failure
+from .routes import INTERNAL_ERROR, Family, blueprint, log_failure, warehouse_client
 from .ratelimit import RateLimiter
+from .snapshots import LATEST_SNAPSHOTS, SnapshotPointer
 from .sql import QueryBook
 from ..core.config import Settings
 
@@ -67,6 +68,9 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
         return await get_async_client(settings, readonly=True)
 
     app.ctx.connect = connect
+    # the latest snapshot of every chain, refreshed in the background (api/snapshots.py)
+    app.ctx.snapshots = SnapshotPointer(QueryBook("stats")[LATEST_SNAPSHOTS])
+    serves_snapshots = any(route.snapshot for family in loaded for route in family.routes)
 
     for family in loaded:
         limiter = RateLimiter(settings.vault_api_rate_per_second, settings.vault_api_rate_burst) if family.rate_limited else None
@@ -80,6 +84,17 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
             app.ctx.client = await connect()
         except Exception as exc:  # noqa: BLE001 - the API starts anyway; requests retry the connection
             log.warning("warehouse not reachable at start (%s: %s); connecting on first request", type(exc).__name__, exc)
+
+    @app.after_server_start
+    async def follow_snapshots(app: Sanic) -> None:
+        if serves_snapshots:
+            app.ctx.snapshot_follower = asyncio.ensure_future(app.ctx.snapshots.run(lambda: warehouse_client(app)))
+
+    @app.before_server_stop
+    async def stop_following(app: Sanic) -> None:
+        follower = getattr(app.ctx, "snapshot_follower", None)
+        if follower is not None:
+            follower.cancel()
 
     @app.after_server_stop
     async def close_client(app: Sanic) -> None:

@@ -5,7 +5,7 @@ of routing, validation, caching, error codes and the OpenAPI contract (`api/open
 the served surface and the published one cannot drift. `blueprint()` turns a family into a
 Sanic blueprint whose every route runs the same pipeline:
 
-    validate parameters -> resolve the latest successful snapshot (snapshot routes)
+    validate parameters -> the latest successful snapshot (snapshot routes; the worker's pointer)
     -> If-None-Match: 304 -> per-snapshot cache hit, else handler (one data query) -> envelope
 
 Handler contract: `async def handler(ctx: RequestContext) -> data`, where `data` is the
@@ -35,7 +35,7 @@ from .envelope import (
 )
 from .errors import ApiError
 from .guide import STATS_GUIDE, Guide
-from .snapshots import LATEST_SNAPSHOT, SNAPSHOT_UNAVAILABLE, Snapshot, SnapshotResolver
+from .snapshots import SNAPSHOT_UNAVAILABLE, Snapshot, SnapshotPointer
 from .sql import QueryBook
 from .validation import UNKNOWN_PARAMETER, Param, ParamParser, snake
 
@@ -170,7 +170,7 @@ def log_failure(request: Request, status: int, code: str, detail: str) -> None:
     log.log(level, "%s %s -> %d %s: %s", request.method, target[:500], status, code, detail)
 
 
-def _endpoint(family: Family, route: Route, queries: QueryBook, resolver: SnapshotResolver | None, limiter: Any = None) -> Callable[..., Awaitable[HTTPResponse]]:
+def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = None) -> Callable[..., Awaitable[HTTPResponse]]:
     parser = ParamParser(route.params)
     failed_code = route.query_failed_code
     failed_message = f"the {route.name.replace('_', ' ')} query failed; retry with backoff"
@@ -188,8 +188,9 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, resolver: Snapsh
             if limiter is not None:
                 limiter.check(request)
             params = parser.parse(request.query_string, path_args)
-            if route.snapshot and resolver is not None:
-                snapshot = await resolver.resolve(await warehouse_client(app))
+            if route.snapshot:
+                pointer: SnapshotPointer = app.ctx.snapshots
+                snapshot = await pointer.resolve(lambda: warehouse_client(app), chain_id)
                 headers = success_headers(cache_seconds, snapshot)
                 if etag_matches(request.headers.get("if-none-match"), snapshot.etag):
                     return not_modified(headers)
@@ -231,10 +232,7 @@ def sanic_path(template: str) -> str:
 def blueprint(family: Family, queries: QueryBook, limiter: Any = None) -> Blueprint:
     """`limiter`: an object with `check(request)` raising ApiError 429 (api/ratelimit.py) or None."""
     bp = Blueprint(family.name, url_prefix=family.prefix)
-    resolver = None  # one per family and worker, only for a family with snapshot routes
-    if any(route.snapshot for route in family.routes):
-        resolver = SnapshotResolver(queries[LATEST_SNAPSHOT], family.chain_id)
     for route in family.routes:
-        endpoint = _endpoint(family, route, queries, resolver, limiter)
+        endpoint = _endpoint(family, route, queries, limiter)
         bp.add_route(endpoint, sanic_path(route.path), methods=["GET", "OPTIONS"], name=route.name)
     return bp

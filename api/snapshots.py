@@ -1,20 +1,33 @@
-"""Resolve the latest successful snapshot, once per request (`latest_snapshot.sql`).
+"""The latest successful snapshot of each chain, as every snapshot-backed route reads it.
 
-Every snapshot-backed route reads only that snapshot; `meta.snapshotAt`, the weak ETag and the
-per-snapshot response cache key all come from it.
+Each API worker keeps a `SnapshotPointer`: the latest published snapshot per chain, refreshed in
+the background every POINTER_REFRESH_SECONDS by one query for every chain
+(`latest_snapshots.sql`), so a cache hit or a 304 costs no warehouse round trip. The bound: a
+snapshot published (its success row written) is served by every worker within
+POINTER_REFRESH_SECONDS plus one refresh query, under 2 s; a worker never goes back to an older
+snapshot (the pointer only moves forward). Before its first successful refresh, or when the
+background refresh has not succeeded for POINTER_STALE_SECONDS, a request refreshes it itself
+(one query shared by the requests that arrive meanwhile); if that fails too, the last known
+snapshot is served (its `snapshotAt` says how old it is; health measures the real age).
+
+`meta.snapshotAt`, the weak ETag and the per-snapshot response cache key all come from it.
 """
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from .errors import ApiError
 from ..warehouse.sqlbook import SqlFile as Query
 from ..core.epochs import iso
 
-LATEST_SNAPSHOT = "latest_snapshot"
+log = logging.getLogger("api")
+
+LATEST_SNAPSHOT = "latest_snapshot"  # one chain's (the README's recipe for analysts)
 SNAPSHOT_UNAVAILABLE = "snapshot_unavailable"
 
 
@@ -44,42 +57,81 @@ class Snapshot:
         )
 
 
-async def latest_snapshot(client: Any, query: Query, chain_id: int) -> Snapshot:
-    """The latest successful snapshot; 503 `snapshot_unavailable` before the first one."""
-    result = await client.query(query.text, parameters=query.bind({"chain_id": chain_id}))
-    rows = result.result_rows
-    if not rows:
-        raise ApiError(
-            503,
-            SNAPSHOT_UNAVAILABLE,
-            "no successful snapshot has been published yet; retry after the next 15-minute snapshot",
-        )
-    snapshot_at, run_id, block_number, sources = rows[0]
-    return Snapshot.from_row(snapshot_at, run_id, block_number, sources)
+POINTER_REFRESH_SECONDS = 1.0
+POINTER_STALE_SECONDS = 5.0
+LATEST_SNAPSHOTS = "latest_snapshots"
 
 
-class SnapshotResolver:
-    """Resolves the latest snapshot for one chain, sharing one in-flight query between requests
-    that arrive while it runs: under load the warehouse sees one resolution query at a time per
-    worker instead of one per request, and every request still gets a resolution that started
-    no earlier than a few milliseconds before it arrived."""
+def unavailable() -> ApiError:
+    return ApiError(503, SNAPSHOT_UNAVAILABLE,
+                    "no successful snapshot has been published yet; retry after the next 15-minute snapshot")
 
-    def __init__(self, query: Query, chain_id: int):
+
+class SnapshotPointer:
+    """Per worker: the latest successful snapshot of every chain (see the module docstring)."""
+
+    def __init__(self, query: Query, clock: Callable[[], float] = time.monotonic):
         self.query = query
-        self.chain_id = chain_id
-        self._inflight: asyncio.Future[Snapshot] | None = None
+        self.clock = clock
+        self.latest: dict[int, Snapshot] = {}
+        self.refreshed_at: float | None = None  # clock() of the last successful refresh
+        self._inflight: asyncio.Future[None] | None = None
 
-    async def resolve(self, client: Any) -> Snapshot:
+    async def _refresh(self, client: Any) -> None:
+        result = await client.query(self.query.text)
+        for chain_id, snapshot_at, run_id, block_number, sources in result.result_rows:
+            snapshot = Snapshot.from_row(snapshot_at, run_id, block_number, sources)
+            current = self.latest.get(int(chain_id))
+            if current is None or snapshot.unix > current.unix:  # forward only
+                self.latest[int(chain_id)] = snapshot
+        self.refreshed_at = self.clock()
+
+    async def refresh(self, client: Any) -> None:
+        """One refresh, shared by every caller that asks while it runs."""
         future = self._inflight
         if future is None:
-            future = asyncio.ensure_future(latest_snapshot(client, self.query, self.chain_id))
-            self._inflight = future
+            future = self._inflight = asyncio.ensure_future(self._refresh(client))
             future.add_done_callback(self._clear)
         # shield: a caller that disconnects does not cancel the query the others wait on
-        return await asyncio.shield(future)
+        await asyncio.shield(future)
 
     def _clear(self, future: asyncio.Future) -> None:
         if self._inflight is future:
             self._inflight = None
         if not future.cancelled():
             future.exception()  # retrieved here; every waiter re-raises it
+
+    def current(self) -> bool:
+        return self.refreshed_at is not None and self.clock() - self.refreshed_at < POINTER_STALE_SECONDS
+
+    async def resolve(self, client: Callable[[], Awaitable[Any]], chain_id: int) -> Snapshot:
+        """The chain's latest snapshot; 503 `snapshot_unavailable` before its first one.
+        `client` opens (or returns) the warehouse client, only awaited when a refresh is due."""
+        if not self.current():
+            try:
+                await self.refresh(await client())
+            except Exception:
+                if chain_id not in self.latest:
+                    raise  # nothing known to serve: the route answers its query failure
+        snapshot = self.latest.get(chain_id)
+        if snapshot is None:
+            raise unavailable()
+        return snapshot
+
+    async def run(self, client: Callable[[], Awaitable[Any]], interval: float = POINTER_REFRESH_SECONDS) -> None:
+        """The background refresh loop of a worker (cancelled when the server stops)."""
+        failing = False
+        while True:
+            try:
+                await self.refresh(await client())
+                if failing:
+                    log.info("snapshot pointer refreshed again")
+                failing = False
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - logged once per outage, retried next interval
+                if not failing:
+                    log.warning("snapshot pointer refresh failed (%s: %s); serving the last known snapshots",
+                                type(exc).__name__, str(exc).splitlines()[0][:200] if str(exc) else "")
+                failing = True
+            await asyncio.sleep(interval)

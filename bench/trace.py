@@ -39,7 +39,7 @@ class RecordingBook(QueryBook):
 
 
 def resolve_snapshot(client: Any, book: QueryBook, chain_id: int) -> Snapshot:
-    """What api.snapshots.latest_snapshot does, on a sync client."""
+    """The chain's latest snapshot (what the API's snapshot pointer holds), on a sync client."""
     query = book[LATEST_SNAPSHOT]
     rows = client.query(query.text, parameters=query.bind({"chain_id": chain_id})).result_rows
     if not rows:
