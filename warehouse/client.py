@@ -4,7 +4,8 @@ Every component reaches the warehouse through clickhouse-connect over HTTP, whet
 the embedded chDB one or a production ClickHouse; only `Settings` differ.
 
 - `get_client(settings)`              sync client, read-write user, database from settings
-- `get_client(settings, readonly=True)` the analyst's read-only credentials
+- `get_client(settings, user=ANALYST)` the analyst's read-only credentials
+- `get_client(settings, user=API)`      the API's read-only credentials (it may set output settings)
 - `await get_async_client(settings)`  the same for asyncio (the API)
 - `ping(settings)`                    is the server answering `/ping`?
 
@@ -30,6 +31,9 @@ CONNECT_TIMEOUT = 10
 SEND_RECEIVE_TIMEOUT = 300
 
 _UNSET: Any = object()
+# The warehouse users the project connects as: the pipeline's read-write user, the API's
+# read-only user (readonly=2: it may set output-format settings) and the analysts' (readonly=1).
+WRITER, API, ANALYST = "writer", "api", "analyst"
 _LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1"})
 
 
@@ -52,13 +56,21 @@ def _endpoint(url: str) -> dict[str, Any]:
     return out
 
 
-def client_kwargs(settings: Settings, *, readonly: bool = False, database: Any = _UNSET, **kw: Any) -> dict[str, Any]:
+def credentials(settings: Settings, user: str) -> tuple[str, str]:
+    """(name, password) of one of the warehouse users the project uses: WRITER, API or ANALYST."""
+    if user == WRITER:
+        return settings.clickhouse_user, settings.clickhouse_password
+    if user == API:
+        return settings.api_reader_user, settings.api_reader_password
+    if user == ANALYST:
+        return settings.analyst_user, settings.analyst_password
+    raise ValueError(f"unknown warehouse user role {user!r}")
+
+
+def client_kwargs(settings: Settings, *, user: str = WRITER, database: Any = _UNSET, **kw: Any) -> dict[str, Any]:
     """Keyword arguments for clickhouse_connect.get_client / get_async_client."""
     args = _endpoint(settings.clickhouse_url)
-    if readonly:
-        args["username"], args["password"] = settings.analyst_user, settings.analyst_password
-    else:
-        args["username"], args["password"] = settings.clickhouse_user, settings.clickhouse_password
+    args["username"], args["password"] = credentials(settings, user)
     args["database"] = settings.clickhouse_database if database is _UNSET else database
     args["autogenerate_session_id"] = False
     args["connect_timeout"] = CONNECT_TIMEOUT
@@ -71,18 +83,18 @@ def client_kwargs(settings: Settings, *, readonly: bool = False, database: Any =
     return args
 
 
-def get_client(settings: Settings, *, readonly: bool = False, **kw: Any) -> Client:
+def get_client(settings: Settings, *, user: str = WRITER, **kw: Any) -> Client:
     """A clickhouse-connect sync client for settings.clickhouse_url.
 
-    `readonly=True` uses the analyst's credentials. `database=None` connects without a database
+    `user` picks the credentials (WRITER, API, ANALYST). `database=None` connects without a database
     (for creating it); any other keyword goes to clickhouse_connect.get_client.
     """
-    return clickhouse_connect.get_client(**client_kwargs(settings, readonly=readonly, **kw))
+    return clickhouse_connect.get_client(**client_kwargs(settings, user=user, **kw))
 
 
-async def get_async_client(settings: Settings, *, readonly: bool = False, **kw: Any) -> AsyncClient:
+async def get_async_client(settings: Settings, *, user: str = WRITER, **kw: Any) -> AsyncClient:
     """The asyncio counterpart of get_client (clickhouse_connect.get_async_client)."""
-    return await clickhouse_connect.get_async_client(**client_kwargs(settings, readonly=readonly, **kw))
+    return await clickhouse_connect.get_async_client(**client_kwargs(settings, user=user, **kw))
 
 
 def ping(settings: Settings, timeout: float = 2.0) -> bool:

@@ -7,8 +7,9 @@ names: the client's database is the target. `migrate(settings)`:
 2. ensures `schema_migrations` (version, name, checksum, applied_at) in that database;
 3. applies, in order, each file whose version is not recorded, recording it right after;
    a recorded file whose content changed is an error naming the file;
-4. when the server has access control (a real ClickHouse), ensures the read-only analyst role
-   and user, best effort. The embedded server enforces the analyst's read-only mode itself.
+4. when the server has access control (a real ClickHouse), ensures the read-only role and its
+   users (the analyst, the API's reader), best effort. The embedded server enforces their
+   read-only levels itself.
 
 Two concurrent runs are not coordinated; run migrations from one place (`ve-analytics migrate`).
 """
@@ -139,55 +140,50 @@ def migrate(settings: Settings, migrations_dir: Path | None = None) -> list[str]
             len(migrations) - len(applied),
             len(migrations),
         )
-        ensure_analyst(client, settings)
+        ensure_readers(client, settings)
         return applied
     finally:
         client.close()
 
 
-def ensure_analyst(client, settings: Settings) -> bool:
-    """Create the read-only analyst role and user when the server has access control.
+def ensure_readers(client, settings: Settings) -> bool:
+    """Create the read-only role and its users when the server has access control: the analyst
+    (readonly = 1) and the API's reader (readonly = 2: it may set output-format settings, never write).
 
     Best effort: returns False (with one log line) when the server does not manage users, as with
-    the embedded chDB server, which enforces the analyst's read-only mode itself.
+    the embedded chDB server, which enforces each user's read-only level itself.
     """
-    analyst = settings.analyst_user
-    if not analyst or analyst == settings.clickhouse_user:
+    readers = [(name, password, level) for name, password, level in (
+        (settings.analyst_user, settings.analyst_password, 1),
+        (settings.api_reader_user, settings.api_reader_password, 2),
+    ) if name and name != settings.clickhouse_user]
+    if not readers:
         return False
+    names = ", ".join(f"'{name}'" for name, _, _ in readers)
     try:
         client.command("SHOW ACCESS")
     except DriverError as exc:
-        log.info(
-            "server has no SQL access control for %s (%s); analyst '%s' not managed by migrate",
-            settings.clickhouse_user,
-            _first_line(exc),
-            analyst,
-        )
+        log.info("server has no SQL access control for %s (%s); readers %s not managed by migrate",
+                 settings.clickhouse_user, _first_line(exc), names)
         return False
     database = _identifier(settings.clickhouse_database, "database name")
-    user = _identifier(analyst, "analyst user name")
-    statements = [
-        f"CREATE ROLE IF NOT EXISTS {ANALYST_ROLE}",
-        f"GRANT SELECT ON {database}.* TO {ANALYST_ROLE}",
-        (
-            f"CREATE USER IF NOT EXISTS {user} IDENTIFIED BY {_literal(settings.analyst_password)} "
-            f"DEFAULT ROLE {ANALYST_ROLE} SETTINGS readonly = 1"
-        ),
-        f"GRANT {ANALYST_ROLE} TO {user}",
-        f"SET DEFAULT ROLE {ANALYST_ROLE} TO {user}",
-    ]
+    statements = [f"CREATE ROLE IF NOT EXISTS {ANALYST_ROLE}", f"GRANT SELECT ON {database}.* TO {ANALYST_ROLE}"]
+    for name, password, level in readers:
+        user = _identifier(name, "reader user name")
+        statements += [
+            (f"CREATE USER IF NOT EXISTS {user} IDENTIFIED BY {_literal(password)} "
+             f"DEFAULT ROLE {ANALYST_ROLE} SETTINGS readonly = {level}"),
+            f"GRANT {ANALYST_ROLE} TO {user}",
+            f"SET DEFAULT ROLE {ANALYST_ROLE} TO {user}",
+        ]
     for statement in statements:
         try:
             client.command(statement)
         except DriverError as exc:
-            log.warning(
-                "could not ensure the read-only analyst '%s' (%s): %s",
-                analyst,
-                statement.split(" IDENTIFIED BY ")[0],
-                _first_line(exc),
-            )
+            log.warning("could not ensure the read-only users %s (%s): %s",
+                        names, statement.split(" IDENTIFIED BY ")[0], _first_line(exc))
             return False
-    log.info("read-only analyst '%s' ensured (role %s: SELECT on %s.*)", analyst, ANALYST_ROLE, settings.clickhouse_database)
+    log.info("read-only users %s ensured (role %s: SELECT on %s.*)", names, ANALYST_ROLE, settings.clickhouse_database)
     return True
 
 

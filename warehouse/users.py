@@ -19,13 +19,15 @@ from .errors import ClickHouseError
 class User:
     name: str
     password: str
-    readonly: int  # 0 read-write, 1 read-only (the analyst)
+    readonly: int  # 0 read-write, 1 read-only (the analyst), 2 read-only that may set query settings (the API)
 
 
 def users_from_settings(settings: Settings) -> list[User]:
     users = [User(settings.clickhouse_user or "default", settings.clickhouse_password or "", 0)]
     if settings.analyst_user and settings.analyst_user != users[0].name:
         users.append(User(settings.analyst_user, settings.analyst_password or "", 1))
+    if settings.api_reader_user and settings.api_reader_user not in {u.name for u in users}:
+        users.append(User(settings.api_reader_user, settings.api_reader_password or "", 2))
     return users
 
 

@@ -6,7 +6,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, epoch_start, iso
-from ve_analytics.warehouse.client import get_client
+from ve_analytics.warehouse.client import ANALYST, get_client
 
 QUERIES = Path(__file__).resolve().parents[2] / "warehouse_sql" / "queries" / "stats"
 
@@ -89,7 +89,7 @@ def test_daily_default_window_and_range(fresh, fresh_data):
 
 def test_analysts_get_the_same_numbers_from_the_same_files(fresh, fresh_settings):
     """README: run latest_snapshot.sql, then the route's file, with the analyst's credentials."""
-    client = get_client(fresh_settings, readonly=True)
+    client = get_client(fresh_settings, user=ANALYST)
     latest = client.query((QUERIES / "latest_snapshot.sql").read_text(), parameters={"chain_id": 56}).first_row
     row = client.query((QUERIES / "protocol.sql").read_text(), parameters={"chain_id": 56, "snapshot_at": latest[0]}).named_results()
     row = next(iter(row))

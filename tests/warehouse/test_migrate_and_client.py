@@ -9,13 +9,14 @@ import pytest
 
 from ve_analytics.warehouse import migrate as migrate_module
 from ve_analytics.warehouse.client import (
+    ANALYST,
     _endpoint,
     client_kwargs,
     get_async_client,
     get_client,
     ping,
 )
-from ve_analytics.warehouse.migrate import MigrationError, ensure_analyst, load_migrations, migrate
+from ve_analytics.warehouse.migrate import MigrationError, ensure_readers, load_migrations, migrate
 
 
 def _write(folder, name, sql):
@@ -38,7 +39,7 @@ def test_migrate_creates_database_applies_in_order_and_is_idempotent(wh, tmp_pat
         assert migrate(settings, folder) == ["001_first.sql", "002_second.sql", "010_view.sql"]
     assert "applied migration 001_first.sql" in caplog.text
     assert "3 migration(s) applied now" in caplog.text
-    assert "analyst 'analyst' not managed by migrate" in caplog.text  # chDB: no SQL access control
+    assert "readers 'analyst', 'api' not managed by migrate" in caplog.text  # chDB: no SQL access control
 
     assert migrate(settings, folder) == []  # second run: nothing to do
     c = get_client(settings)
@@ -100,7 +101,7 @@ def _settings_stub():
     return Settings.from_env()
 
 
-def test_analyst_is_created_where_access_control_exists():
+def test_readers_are_created_where_access_control_exists():
     class FakeClient:
         def __init__(self):
             self.statements: list[str] = []
@@ -108,9 +109,10 @@ def test_analyst_is_created_where_access_control_exists():
         def command(self, sql, **kw):
             self.statements.append(sql)
 
-    settings = dataclasses.replace(_settings_stub(), clickhouse_database="ve", analyst_user="ana", analyst_password="p'w")
+    settings = dataclasses.replace(_settings_stub(), clickhouse_database="ve", analyst_user="ana", analyst_password="p'w",
+                                   api_reader_user="svc", api_reader_password="s")
     fake = FakeClient()
-    assert ensure_analyst(fake, settings) is True
+    assert ensure_readers(fake, settings) is True
     assert fake.statements == [
         "SHOW ACCESS",
         "CREATE ROLE IF NOT EXISTS analyst_readonly",
@@ -118,6 +120,9 @@ def test_analyst_is_created_where_access_control_exists():
         "CREATE USER IF NOT EXISTS `ana` IDENTIFIED BY 'p\\'w' DEFAULT ROLE analyst_readonly SETTINGS readonly = 1",
         "GRANT analyst_readonly TO `ana`",
         "SET DEFAULT ROLE analyst_readonly TO `ana`",
+        "CREATE USER IF NOT EXISTS `svc` IDENTIFIED BY 's' DEFAULT ROLE analyst_readonly SETTINGS readonly = 2",
+        "GRANT analyst_readonly TO `svc`",
+        "SET DEFAULT ROLE analyst_readonly TO `svc`",
     ]
 
 
@@ -130,7 +135,7 @@ def test_client_endpoint_parsing_and_options(wh):
         "secure": False,
         "proxy_path": "proxy/ch",
     }
-    kw = client_kwargs(wh.settings, readonly=True)
+    kw = client_kwargs(wh.settings, user=ANALYST)
     assert kw["username"] == wh.settings.analyst_user and kw["autogenerate_session_id"] is False
     assert "database" not in client_kwargs(wh.settings, database=None)
     c = get_client(wh.settings, database=None)
@@ -163,7 +168,7 @@ def test_async_client(wh):
         ]
         df = await c.query_df("SELECT a, s FROM async_rows ORDER BY a LIMIT 2")
         assert df["s"].tolist() == ["s0", "s1"]
-        analyst = await get_async_client(wh.settings, readonly=True)
+        analyst = await get_async_client(wh.settings, user=ANALYST)
         assert (await analyst.query("SELECT count() FROM async_rows")).result_rows == [(10_000,)]
         await analyst.close()
         await c.close()

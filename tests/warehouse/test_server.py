@@ -14,7 +14,7 @@ import pytest
 import urllib3
 from clickhouse_connect.driver.exceptions import DatabaseError
 
-from ve_analytics.warehouse.client import get_client
+from ve_analytics.warehouse.client import ANALYST, get_client
 
 RW_USER, RW_PASSWORD = "writer", "w-secret"  # as configured by conftest.make_settings
 ANALYST_USER, ANALYST_PASSWORD = "analyst", "a-secret"
@@ -186,7 +186,7 @@ def test_analyst_is_read_only_and_can_select(wh, client, http):
     client.command("CREATE TABLE IF NOT EXISTS facts (k UInt32) ENGINE = MergeTree ORDER BY k")
     client.command("TRUNCATE TABLE facts")
     client.insert("facts", [[1], [2], [3]], column_names=["k"])
-    analyst = get_client(wh.settings, readonly=True)
+    analyst = get_client(wh.settings, user=ANALYST)
     assert analyst.query("SELECT sum(k) FROM facts WHERE k > {m:UInt32}", parameters={"m": 1}).result_rows == [(5,)]
     assert analyst.query_arrow("SELECT k FROM facts ORDER BY k").column("k").to_pylist() == [1, 2, 3]
     for statement in ("INSERT INTO facts VALUES (4)", "DROP TABLE facts", "TRUNCATE TABLE facts", "CREATE TABLE x (a UInt8) ENGINE = Memory"):
