@@ -128,14 +128,23 @@ class RequestContext:
         """Run `<family>/<name>.sql` (default: the route's name). Bound values: chain_id,
         snapshot_at (snapshot routes), the validated parameters under snake_case names, and
         `values`; each file receives exactly the names it declares."""
+        client = await warehouse_client(self.app)
+        return await self.queries.rows(client, name or self.route.name, self._bound(values))
+
+    async def json(self, name: str | None = None, **values: Any) -> Any:
+        """What `rows` returns, as the JSON array the warehouse writes (api/sql.py): for a route
+        that serves the rows as they are."""
+        client = await warehouse_client(self.app)
+        return await self.queries.json(client, name or self.route.name, self._bound(values))
+
+    def _bound(self, values: dict[str, Any]) -> dict[str, Any]:
         bound: dict[str, Any] = {"chain_id": self.chain_id}
         if self.snapshot is not None:
             bound["snapshot_at"] = self.snapshot.param
         for key, value in self.params.items():
             bound[snake(key)] = value
         bound.update(values)
-        client = await warehouse_client(self.app)
-        return await self.queries.rows(client, name or self.route.name, bound)
+        return bound
 
     def chain_reader(self) -> Any:
         """The worker's reader of this chain's RPC (readers.chain), created on first use."""

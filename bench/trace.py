@@ -15,16 +15,18 @@ from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
+
 from ve_analytics.api.routes import Family, RequestContext, Route
 from ve_analytics.api.snapshots import LATEST_SNAPSHOT, Snapshot
-from ve_analytics.api.sql import QueryBook, to_dicts
+from ve_analytics.api.sql import JSON_FORMAT, JSON_SETTINGS, QueryBook, to_dicts
 from ve_analytics.api.validation import ParamParser
 
 Call = tuple[str, dict[str, Any]]  # (query file stem, parameters exactly as bound)
 
 
 class RecordingBook(QueryBook):
-    """A QueryBook whose `rows` records the call and runs it on a sync client."""
+    """A QueryBook whose `rows` and `json` record the call and run it on a sync client."""
 
     def __init__(self, family: str):
         super().__init__(family)
@@ -36,6 +38,12 @@ class RecordingBook(QueryBook):
         self.calls.append((name, bound))
         result = client.query(query.text, parameters=bound)
         return to_dicts(result.column_names, result.column_types, result.result_rows)
+
+    async def json(self, client: Any, name: str, values: dict[str, Any]) -> Any:
+        query = self.queries[name]
+        bound = query.bind(values)
+        self.calls.append((name, bound))
+        return orjson.Fragment(client.raw_query(query.text, parameters=bound, settings=JSON_SETTINGS, fmt=JSON_FORMAT))
 
 
 def resolve_snapshot(client: Any, book: QueryBook, chain_id: int) -> Snapshot:

@@ -22,10 +22,11 @@ def _opt(value: Any, missing: Any) -> Any:
 
 
 async def _bribe_rows(ctx: RequestContext, *, pool: str = "", gauge: str = "", foundation_only: bool | None = None,
-                      epoch: int | None = None, limit: int | None = None) -> list[dict[str, Any]]:
-    """bribes.sql, the one query behind every bribe list; unset filters come from the query string."""
+                      epoch: int | None = None, limit: int | None = None) -> Any:
+    """bribes.sql, the one query behind every bribe list (its JSON rows); unset filters come from
+    the query string."""
     p = ctx.params
-    return await ctx.rows(
+    return await ctx.json(
         "bribes",
         pool=pool,
         gauge=gauge,
@@ -35,22 +36,22 @@ async def _bribe_rows(ctx: RequestContext, *, pool: str = "", gauge: str = "", f
     )
 
 
-async def bribes(ctx: RequestContext) -> list[dict[str, Any]]:
+async def bribes(ctx: RequestContext) -> Any:
     return await _bribe_rows(ctx, pool=_opt(ctx.params.get("pool"), ""))
 
 
-async def pool_bribes(ctx: RequestContext) -> list[dict[str, Any]]:
+async def pool_bribes(ctx: RequestContext) -> Any:
     """Exactly /bribes?pool=<poolId>: the same SQL file with the path's pool."""
     return await _bribe_rows(ctx, pool=ctx.params["poolId"])
 
 
-async def bribes_totals(ctx: RequestContext) -> list[dict[str, Any]]:
-    return await ctx.rows()
+async def bribes_totals(ctx: RequestContext) -> Any:
+    return await ctx.json()
 
 
-async def votes(ctx: RequestContext) -> list[dict[str, Any]]:
+async def votes(ctx: RequestContext) -> Any:
     p = ctx.params
-    return await ctx.rows(
+    return await ctx.json(
         "votes",
         epoch=_opt(p.get("epoch"), ANY),
         venft_id=_opt(p.get("venftId"), ANY),
@@ -155,26 +156,26 @@ async def foundation(ctx: RequestContext) -> dict[str, Any]:
     return out
 
 
-async def foundation_votes(ctx: RequestContext) -> list[dict[str, Any]]:
+async def foundation_votes(ctx: RequestContext) -> Any:
     p = ctx.params
-    return await ctx.rows(epoch=_opt(p.get("epoch"), ANY), latest_only=bool(p["latestOnly"]))
+    return await ctx.json(epoch=_opt(p.get("epoch"), ANY), latest_only=bool(p["latestOnly"]))
 
 
-async def foundation_bribes(ctx: RequestContext) -> list[dict[str, Any]]:
+async def foundation_bribes(ctx: RequestContext) -> Any:
     """/bribes with foundationOnly=true: the same SQL file."""
     return await _bribe_rows(ctx, pool=_opt(ctx.params.get("pool"), ""), foundation_only=True)
 
 
-async def foundation_kpis(ctx: RequestContext) -> list[dict[str, Any]]:
+async def foundation_kpis(ctx: RequestContext) -> Any:
     p = ctx.params
-    return await ctx.rows("foundation_kpis", epoch=_opt(p.get("epoch"), ANY), pool=_opt(p.get("pool"), ""),
+    return await ctx.json("foundation_kpis", epoch=_opt(p.get("epoch"), ANY), pool=_opt(p.get("pool"), ""),
                           gauge_address="", latest_only=False, limit=p["limit"])
 
 
-async def gauges_kpis(ctx: RequestContext) -> list[dict[str, Any]]:
+async def gauges_kpis(ctx: RequestContext) -> Any:
     """/foundation/kpis of one gauge: the same SQL file."""
     p = ctx.params
-    return await ctx.rows("foundation_kpis", epoch=_opt(p.get("epoch"), ANY), pool="",
+    return await ctx.json("foundation_kpis", epoch=_opt(p.get("epoch"), ANY), pool="",
                           gauge_address=p["gaugeAddress"], latest_only=False, limit=p["limit"])
 
 
@@ -192,6 +193,6 @@ async def epochs_detail(ctx: RequestContext) -> dict[str, Any]:
     return {"epochStart": epoch, "representativeSnapshotAt": rep, "votes": votes, "bribes": bribes, "kpis": kpis}
 
 
-async def markets_bribes(ctx: RequestContext) -> list[dict[str, Any]]:
+async def markets_bribes(ctx: RequestContext) -> Any:
     p = ctx.params
-    return await ctx.rows(epoch=_opt(p.get("epoch"), ANY), min_usd=float(p["minUsd"]))
+    return await ctx.json(epoch=_opt(p.get("epoch"), ANY), min_usd=float(p["minUsd"]))

@@ -100,9 +100,9 @@ async def pool_detail(ctx: RequestContext) -> dict[str, Any]:
     return {"current": current, "history": history, "gauge": gauge, "gaugeHistory": gauge_history}
 
 
-async def pool_daily(ctx: RequestContext) -> list[dict[str, Any]]:
+async def pool_daily(ctx: RequestContext) -> Any:
     await _current_pool(ctx)
-    return await ctx.rows("pools_daily")
+    return await ctx.json("pools_daily")
 
 
 async def dynamic_fees(ctx: RequestContext) -> list[dict[str, Any]]:
@@ -110,8 +110,8 @@ async def dynamic_fees(ctx: RequestContext) -> list[dict[str, Any]]:
     return [pool_snapshot(r) for r in rows]
 
 
-async def tokens(ctx: RequestContext) -> list[dict[str, Any]]:
-    return await ctx.rows("tokens", address="")
+async def tokens(ctx: RequestContext) -> Any:
+    return await ctx.json("tokens", address="")
 
 
 async def token_detail(ctx: RequestContext) -> dict[str, Any]:
@@ -119,7 +119,7 @@ async def token_detail(ctx: RequestContext) -> dict[str, Any]:
     rows = await ctx.rows("tokens", limit=1)
     if not rows:
         raise ApiError(404, TOKEN_NOT_FOUND, f"no token {address} in a pool of the snapshot {ctx.snapshot.at_iso if ctx.snapshot else ''}")
-    return {"current": rows[0], "history": await ctx.rows("tokens_history")}
+    return {"current": rows[0], "history": await ctx.json("tokens_history")}
 
 
 async def core(ctx: RequestContext) -> dict[str, Any]:

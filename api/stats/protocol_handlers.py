@@ -35,12 +35,12 @@ async def protocol(ctx: RequestContext) -> dict[str, Any]:
     return out
 
 
-async def protocol_history(ctx: RequestContext) -> list[dict[str, Any]]:
-    return await ctx.rows()
+async def protocol_history(ctx: RequestContext) -> Any:
+    return await ctx.json()
 
 
-async def protocol_daily(ctx: RequestContext) -> list[dict[str, Any]]:
-    return await ctx.rows()
+async def protocol_daily(ctx: RequestContext) -> Any:
+    return await ctx.json()
 
 
 async def config(ctx: RequestContext) -> dict[str, Any]:

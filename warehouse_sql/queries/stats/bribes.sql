@@ -8,7 +8,7 @@
 SELECT
     id                                        AS id,
     toInt64(toUnixTimestamp(epoch))           AS epoch,
-    block_timestamp                           AS timestamp,
+    toDateTime(block_timestamp, 'UTC')        AS timestamp,
     block_number                              AS blockNumber,
     transaction_hash                          AS transactionHash,
     gauge_address                             AS gaugeAddress,

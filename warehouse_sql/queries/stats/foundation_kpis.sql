@@ -21,7 +21,7 @@ WITH reps AS
 )
 SELECT
     toInt64(toUnixTimestamp(k.epoch_start))       AS epoch,
-    k.snapshot_at                                 AS snapshotAt,
+    toDateTime(k.snapshot_at, 'UTC')              AS snapshotAt,
     k.gauge_address                               AS gaugeAddress,
     k.pool_address                                AS poolAddress,
     toString(k.foundation_votes_raw)              AS voteWeightRaw,

@@ -24,8 +24,8 @@ SELECT
     v.gauge_address                               AS gaugeAddress,
     toString(v.weight_raw)                        AS weightRaw,
     toFloat64(v.weight_raw) / 1e18                AS weight,
-    v.voted_at                                    AS votedAt,
-    v.snapshot_at                                 AS snapshotAt
+    toDateTime(v.voted_at, 'UTC')                 AS votedAt,
+    toDateTime(v.snapshot_at, 'UTC')              AS snapshotAt
 FROM foundation_vote_snap15m AS v FINAL
 WHERE v.chain_id = {chain_id:UInt32}
   AND (v.epoch_start, v.snapshot_at) IN (SELECT epoch_start, rep FROM reps)

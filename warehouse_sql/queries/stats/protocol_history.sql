@@ -4,7 +4,7 @@
 -- Failed or partial runs are excluded by the join to snapshot_runs; a successful snapshot
 -- without a protocol row keeps its point with NULL values (unknown is not zero).
 SELECT
-    runs.snapshot_at      AS snapshotAt,
+    toDateTime(runs.snapshot_at, 'UTC') AS snapshotAt,
     p.tvl_usd             AS tvlUsd,
     p.volume_24h_usd      AS volume24hUsd,
     p.fees_24h_usd        AS fees24hUsd,

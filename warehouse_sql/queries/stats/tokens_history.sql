@@ -5,7 +5,7 @@ SELECT *
 FROM
 (
     SELECT
-        snapshot_at AS snapshotAt,
+        toDateTime(snapshot_at, 'UTC') AS snapshotAt,
         price_usd   AS priceUsd,
         derived_eth AS derivedEth
     FROM token_snap15m FINAL

@@ -14,7 +14,7 @@ SELECT
     toFloat64(weight_raw) / 1e18              AS weight,
     owner                                     AS owner,
     is_foundation                             AS isFoundation,
-    block_timestamp                           AS votedAt,
+    toDateTime(block_timestamp, 'UTC')        AS votedAt,
     block_number                              AS blockNumber
 FROM vote_events FINAL
 WHERE chain_id = {chain_id:UInt32}
