@@ -30,6 +30,8 @@ class Settings:
     clickhouse_database: str
     analyst_user: str
     analyst_password: str
+    api_reader_user: str  # the API's own read-only user (readonly=2: may set output settings)
+    api_reader_password: str
     warehouse_host: str
     warehouse_port: int
     # API
@@ -99,11 +101,13 @@ class Settings:
             clickhouse_database=_env("CLICKHOUSE_DATABASE", "ve_analytics"),
             analyst_user=_env("CLICKHOUSE_ANALYST_USER", "analyst"),
             analyst_password=_env("CLICKHOUSE_ANALYST_PASSWORD", "analyst"),
+            api_reader_user=_env("CLICKHOUSE_API_USER", "api"),
+            api_reader_password=_env("CLICKHOUSE_API_PASSWORD", "api"),
             warehouse_host=warehouse_host,
             warehouse_port=warehouse_port,
             api_host=_env("API_HOST", "127.0.0.1"),
             api_port=int(_env("API_PORT", "8000")),
-            api_workers=int(_env("API_WORKERS", "1")),
+            api_workers=int(_env("API_WORKERS", str(os.cpu_count() or 1))),  # one per core
             response_cache_entries=int(_env("API_RESPONSE_CACHE_ENTRIES", "4096")),
             cron_token=_env("CRON_TOKEN", ""),
             production_host=_env("PRODUCTION_HOST", "https://api.example.org"),
@@ -138,6 +142,7 @@ class Settings:
             "CLICKHOUSE_USER": self.clickhouse_user,
             "CLICKHOUSE_DATABASE": self.clickhouse_database,
             "CLICKHOUSE_ANALYST_USER": self.analyst_user,
+            "CLICKHOUSE_API_USER": self.api_reader_user,
             "WAREHOUSE_HOST": self.warehouse_host,
             "WAREHOUSE_PORT": str(self.warehouse_port),
             "API_HOST": self.api_host,

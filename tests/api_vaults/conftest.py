@@ -106,6 +106,7 @@ def settings(warehouse, devnet) -> Settings:
         stale_after_minutes=45,
         vault_api_rate_per_second=1000.0,
         vault_api_rate_burst=10_000,
+        api_workers=1,  # one worker's memo: repeated answers within a TTL are the same bytes
     ), devnet.server.url, data_dir)
     migrate(settings)
     return settings

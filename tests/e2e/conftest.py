@@ -13,6 +13,7 @@ import dataclasses
 import functools
 import os
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ import pytest
 from support.contract_check import ContractChecker
 from ve_analytics.cli.processes import Service, cli, free_port
 from ve_analytics.cli.stack import DagsterServices, write_devnet_book
+from ve_analytics.core.epochs import iso
 
 HISTORY_DAYS = 32  # > 30 so the 30-day window is fully covered
 STALE_BY_SECONDS = 3600
@@ -52,6 +54,17 @@ class Stack:
         if path.startswith("/api/stats/") and not path.startswith("/api/stats/openapi.json"):
             self.contract.check(r)
         return r
+
+    def wait_served(self, at: int, within: float = 2.0) -> None:
+        """The API serves the snapshot published at `at` within `within` seconds of its success
+        row (api/snapshots.py: each worker's pointer follows publications in the background)."""
+        deadline = time.monotonic() + within
+        while True:
+            served = self.get("/api/stats/config").json()["data"]["lastSuccessfulSnapshot"]["snapshotAt"]
+            if served == iso(at):
+                return
+            assert time.monotonic() < deadline, f"the API still serves {served}, {within} s after {iso(at)} was published"
+            time.sleep(0.05)
 
     def data(self, path: str):
         r = self.get(path)
@@ -96,6 +109,7 @@ def stack(tmp_path_factory) -> Stack:
         "WAREHOUSE_PORT": str(free_port()),
         "DEVNET_PORT": str(free_port()),
         "API_PORT": str(free_port()),
+        "API_WORKERS": "1",  # byte-identical repeats within a snapshot are one worker's cache (tests/api/test_workers.py: several)
         "DEVNET_SEED": "2026",
         "DEVNET_HISTORY_DAYS": str(HISTORY_DAYS),
         "DEVNET_CHAINS": "56",  # the /api/stats and /api/v1 families serve chain 56
@@ -154,4 +168,5 @@ def fresh(stack) -> Stack:
     at = latest_snapshot_at()
     run_snapshot(stack.settings, at)
     stack.published_snapshots.append(at)
+    stack.wait_served(at)
     return stack

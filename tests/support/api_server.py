@@ -93,7 +93,7 @@ class ApiServer:
 def _main() -> None:
     setup_logging()
     settings, families = pickle.loads(sys.stdin.buffer.read())
-    serve(settings, host=sys.argv[1], port=int(sys.argv[2]), workers=1, families=families)
+    serve(settings, host=sys.argv[1], port=int(sys.argv[2]), workers=settings.api_workers, families=families)
 
 
 if __name__ == "__main__":
