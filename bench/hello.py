@@ -1,4 +1,7 @@
-"""A Sanic hello-world with orjson: the framework's floor, measured beside the API."""
+"""A Sanic hello-world with orjson: the framework's floor, measured beside the API.
+
+    python -m bench.hello PORT [WORKERS]   (default one worker, in this process)
+"""
 from __future__ import annotations
 
 import sys
@@ -17,4 +20,8 @@ async def hello(request):  # noqa: ARG001 - Sanic handler signature
 
 
 if __name__ == "__main__":
-    app.run(host="127.0.0.1", port=int(sys.argv[1]), single_process=True, access_log=False, motd=False)
+    port, workers = int(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    if workers == 1:
+        app.run(host="127.0.0.1", port=port, single_process=True, access_log=False, motd=False)
+    else:
+        app.run(host="127.0.0.1", port=port, workers=workers, access_log=False, motd=False)

@@ -4,11 +4,15 @@ Every figure is a ratio of two numbers taken in this one run, on this machine, p
 size of the dataset behind it:
 
 - uncached API p50 / raw SQL p50: what the API adds over running the route's SQL files through
-  clickhouse-connect (same warehouse, same user, same queries with the same parameters: snapshot
-  resolution + every data query of the route's handler, as listed in SQL_MAP and checked
-  against the handler by running it once, see bench/trace.py);
+  clickhouse-connect into Python rows (same warehouse, same user, same queries with the same
+  parameters: every data query of the route's handler, as listed in SQL_MAP and checked against
+  the handler by running it once, see bench/trace.py; the latest snapshot comes from each
+  worker's pointer, not from a query per request);
 - cached API p50 / hello-world p50: what a per-snapshot cache hit costs over the cheapest
-  possible Sanic response.
+  possible Sanic response;
+- under load (bench/load.py, wrk): requests/s of cached 200s and of 304s as ratios to the
+  hello-world's at the same worker count and concurrency, errors, and a soak of mixed requests
+  with the resident memory of the warehouse and the API before and after.
 
 The stack (embedded warehouse, devnet with 90 days of history by default, API with and without
 its response cache, a hello-world app) starts on free ports in a temporary folder and stops at
@@ -32,8 +36,8 @@ from pathlib import Path
 
 import httpx
 
-from ve_analytics.api.snapshots import LATEST_SNAPSHOT, Snapshot
 from ve_analytics.api.sql import QueryBook
+from bench.load import report as load_report
 from bench.trace import Call, trace_route
 from ve_analytics.core.chains import STATS_CHAIN_ID
 from ve_analytics.core.config import Settings
@@ -46,9 +50,8 @@ CORE = "{coreToken}"  # replaced by the core token's address (lower case, as the
 # The routes measured (paths under /api/stats), each with what its handler runs, read from its
 # code (api/stats/*_handlers.py): every SQL file in order, with the values
 # it binds besides chain_id and snapshot_at (the route's parameters under snake_case names, then
-# the handler's keyword values; see RequestContext.rows). Before every snapshot-backed request the
-# API also runs latest_snapshot.sql. The bench runs each handler once against the warehouse
-# (bench/trace.py) and stops if this table differs from what it actually ran.
+# the handler's keyword values; see RequestContext.rows and .json). The bench runs each handler
+# once against the warehouse (bench/trace.py) and stops if this table differs from what it ran.
 ANY = -1  # governance.ANY: "no filter" for epoch / venft_id
 POOL_FILTERS = {"pair_a": "", "pair_b": "", "token": "", "pool": "", "fee_kind": ""}  # market_handlers._pool_filters defaults
 SQL_MAP: dict[str, tuple[tuple[str, dict], ...]] = {
@@ -96,16 +99,14 @@ def time_http(client: httpx.Client, url: str, n: int, headers: dict | None = Non
     return out
 
 
-def time_sql(client, latest_sql: str, calls: list[Call], n: int) -> list[float]:
+def time_sql(client, calls: list[Call], n: int) -> list[float]:
     """The route's queries through clickhouse-connect, as the API runs them per uncached request:
-    resolve the latest snapshot, then every data query of the handler with its bound values."""
+    every data query of the handler with its bound values (the latest snapshot comes from the
+    worker's pointer, api/snapshots.py, not from a query per request)."""
 
     def once() -> None:
-        row = client.query(latest_sql, parameters={"chain_id": STATS_CHAIN_ID}).first_row
-        snapshot_at = Snapshot.from_row(*row).param
         for name, bound in calls:
-            values = {**bound, "snapshot_at": snapshot_at} if "snapshot_at" in bound else bound
-            client.query(BOOK[name].text, parameters=values).result_rows
+            client.query(BOOK[name].text, parameters=bound).result_rows
 
     for _ in range(min(20, n)):
         once()
@@ -264,11 +265,13 @@ def main(argv: list[str] | None = None) -> int:
             f"http://127.0.0.1:{ports['api_nocache']}/api/stats/openapi.json",
             {"API_RESPONSE_CACHE_ENTRIES": "0"},
         )
-        start("hello", [sys.executable, "-m", "bench.hello", str(ports["hello"])], f"http://127.0.0.1:{ports['hello']}/hello")
+        workers = settings.api_workers  # the API's default: one per core; the hello-world gets as many
+        start("hello", [sys.executable, "-m", "bench.hello", str(ports["hello"]), str(workers)],
+              f"http://127.0.0.1:{ports['hello']}/hello")
 
-        from ve_analytics.warehouse.client import get_client
+        from ve_analytics.warehouse.client import API, get_client
 
-        sql_client = get_client(settings, readonly=True)  # the API's credentials
+        sql_client = get_client(settings, user=API)  # the API's credentials
         print(f"\ndataset: {args.days}-day devnet history, backfilled in {backfill_s:.0f} s; rows:", flush=True)
         print(dataset_size(sql_client))
 
@@ -286,9 +289,8 @@ def main(argv: list[str] | None = None) -> int:
             plan.append((label.replace(CORE, "<coreToken>"), path, calls, items(r.json())))
 
         print(f"\nrequests per figure: {args.n}, sequential, keep-alive, one client; "
-              f"raw SQL = latest_snapshot.sql + the handler's files (column 'sql'), clickhouse-connect, same user\n")
+              f"raw SQL = the handler's files (column 'sql'), clickhouse-connect, same user\n")
         hello = percentiles(time_http(http, f"http://127.0.0.1:{ports['hello']}/hello", args.n))
-        latest_sql = BOOK[LATEST_SNAPSHOT].text
         width = max(len(label) for label, *_ in plan)
         header = (f"{'route (/api/stats)':{width}} {'sql':>3} {'rows':>5}  {'uncached ms p50/p99':>18}  "
                   f"{'raw SQL ms p50/p99':>18}  {'cached ms p50/p99':>18}  {'uncached/SQL':>12} {'cached/hello':>12}")
@@ -302,16 +304,27 @@ def main(argv: list[str] | None = None) -> int:
             progress(f"{label}: uncached ...")
             unc = percentiles(time_http(http, f"http://127.0.0.1:{ports['api_nocache']}{path}", args.n))
             progress(f"{label}: raw SQL ...")
-            sql = percentiles(time_sql(sql_client, latest_sql, calls, args.n))
+            sql = percentiles(time_sql(sql_client, calls, args.n))
             progress(f"{label}: cached ...")
             cached = percentiles(time_http(http, f"http://127.0.0.1:{ports['api']}{path}", args.n))
             progress("")
             print(
-                f"{label:{width}} {len(calls) + 1:3d} {rows:5d}  {ms(unc)}  {ms(sql)}  {ms(cached)}  "
+                f"{label:{width}} {len(calls):3d} {rows:5d}  {ms(unc)}  {ms(sql)}  {ms(cached)}  "
                 f"{unc[0]/sql[0]:12.2f} {cached[0]/hello[0]:12.2f}",
                 flush=True,
             )
         print(f"\nSanic hello-world p50/p99: {hello[0]*1e3:.2f}/{hello[1]*1e3:.2f} ms")
+
+        api_url = f"http://127.0.0.1:{ports['api']}"
+        etag = http.get(api_url + "/api/stats/protocol").headers["etag"]
+        by_name = {svc.name: svc for svc in services}
+        load_report(
+            hello_url=f"http://127.0.0.1:{ports['hello']}/hello", api_url=api_url,
+            routes={"/protocol": "/api/stats/protocol",
+                    "500-row /pools": "/api/stats/pools?sort=volume24h&type=all&limit=500&minTvl=0",
+                    "365-day /protocol/history": "/api/stats/protocol/history?days=365"},
+            etag_path="/api/stats/protocol", etag=etag, workers=workers,
+            warehouse_pid=by_name["warehouse"].proc.pid, api_pid=by_name["api"].proc.pid)
     finally:
         for svc in reversed(services):
             svc.stop()

@@ -1,0 +1,154 @@
+"""Load figures with a real load generator (`wrk`), for `make bench` (bench/run.py calls `report`).
+
+At one worker count and one concurrency, in one run: requests/s of a Sanic hello-world with as
+many workers as the API, then of cached 200s (`/api/stats/protocol`, a 500-row route, the
+365-day history) and of 304s, each as a ratio to the hello-world's (goals: cached 200 at least
+0.8, 304 at least 1.0), with the errors wrk saw (goal 0). Then a soak of mixed requests (wrk
+cycling through every measured path, 200s and 304s) with the resident memory of the warehouse
+and of the API (all its processes) before and after (goal: growth at most 10%) and its errors.
+
+`wrk` comes from the OS packages; `ensure_wrk` installs it with apt-get when it is missing.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+THREADS = 1
+CONNECTIONS = 16
+SECONDS = 5
+SOAK_REQUESTS = 20_000
+GOAL_CACHED, GOAL_304, GOAL_MEMORY = 0.8, 1.0, 0.10
+
+
+def ensure_wrk() -> str | None:
+    """The wrk binary, installed from the OS packages when missing; None when that is impossible."""
+    found = shutil.which("wrk")
+    if found:
+        return found
+    if shutil.which("apt-get"):
+        print("installing wrk (apt-get) ...", flush=True)
+        env = {"DEBIAN_FRONTEND": "noninteractive", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}
+        subprocess.run(["apt-get", "install", "-y", "-q", "wrk"], env=env, capture_output=True)
+        if not shutil.which("wrk"):
+            subprocess.run(["apt-get", "update", "-q"], env=env, capture_output=True)
+            subprocess.run(["apt-get", "install", "-y", "-q", "wrk"], env=env, capture_output=True)
+    return shutil.which("wrk")
+
+
+@dataclass
+class WrkResult:
+    requests: int
+    seconds: float
+    errors: int  # socket errors, timeouts and non-2xx/3xx answers
+
+    @property
+    def rps(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
+
+def _parse(out: str) -> WrkResult:
+    m = re.search(r"(\d+) requests in ([\d.]+)(m?s)", out)
+    if not m:
+        raise RuntimeError(f"unexpected wrk output:\n{out}")
+    seconds = float(m.group(2)) / (1000 if m.group(3) == "ms" else 1)
+    errors = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return WrkResult(int(m.group(1)), seconds, errors + (int(bad.group(1)) if bad else 0))
+
+
+def wrk(binary: str, url: str, *, seconds: int = SECONDS, headers: dict[str, str] | None = None,
+        script: Path | None = None) -> WrkResult:
+    argv = [binary, f"-t{THREADS}", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency"]
+    for name, value in (headers or {}).items():
+        argv += ["-H", f"{name}: {value}"]
+    if script is not None:
+        argv += ["-s", str(script)]
+    return _parse(subprocess.run(argv + [url], capture_output=True, text=True, check=True).stdout)
+
+
+def rss_bytes(pids: list[int]) -> int:
+    """Resident memory of the processes and all their descendants."""
+    seen, todo, total = set(), list(pids), 0
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        except OSError:
+            continue
+        m = re.search(r"VmRSS:\s+(\d+) kB", status)
+        total += int(m.group(1)) * 1024 if m else 0
+        todo.extend(int(c) for c in children)
+    return total
+
+
+def _soak_script(paths: list[tuple[str, dict[str, str]]], total: int) -> Path:
+    """A wrk Lua script cycling through `paths` (with their headers) that stops after `total`."""
+    entries = ",\n".join(
+        "{" + f"path={_lua(path)}, headers={{" + ", ".join(f"[{_lua(k)}]={_lua(v)}" for k, v in headers.items()) + "}}"
+        for path, headers in paths)
+    text = f"""local paths = {{
+{entries}
+}}
+local i, sent, total = 0, 0, {total}
+request = function()
+  i = i % #paths + 1
+  sent = sent + 1
+  if sent > total then wrk.thread:stop() end
+  return wrk.format("GET", paths[i].path, paths[i].headers)
+end
+"""
+    handle = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
+    handle.write(text)
+    handle.close()
+    return Path(handle.name)
+
+
+def _lua(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def report(*, hello_url: str, api_url: str, routes: dict[str, str], etag_path: str, etag: str,
+           workers: int, warehouse_pid: int, api_pid: int) -> None:
+    """Print the load figures. `routes`: label -> path of the cached 200s measured."""
+    binary = ensure_wrk()
+    if binary is None:
+        print("\nload figures skipped: wrk is not installed and could not be installed (apt-get)")
+        return
+    print(f"\nload (wrk -t{THREADS} -c{CONNECTIONS} -d{SECONDS}s, keep-alive; API and hello-world with "
+          f"{workers} worker{'s' if workers != 1 else ''} each):", flush=True)
+    hello = wrk(binary, hello_url)
+    print(f"  {'hello-world':34s} {hello.rps:9,.0f} req/s  errors {hello.errors}")
+    for label, path in routes.items():
+        wrk(binary, api_url + path, seconds=1)  # warm every worker's cache
+        r = wrk(binary, api_url + path)
+        verdict = "met" if r.rps / hello.rps >= GOAL_CACHED else "not met"
+        print(f"  {'cached 200 ' + label:34s} {r.rps:9,.0f} req/s  = {r.rps / hello.rps:4.2f} x hello "
+              f"(goal >= {GOAL_CACHED}: {verdict})  errors {r.errors}")
+    r = wrk(binary, api_url + etag_path, headers={"If-None-Match": etag})
+    verdict = "met" if r.rps / hello.rps >= GOAL_304 else "not met"
+    print(f"  {'304 ' + etag_path:34s} {r.rps:9,.0f} req/s  = {r.rps / hello.rps:4.2f} x hello "
+          f"(goal >= {GOAL_304}: {verdict})  errors {r.errors}")
+
+    mixed = [(path, {}) for path in routes.values()] + [(etag_path, {"If-None-Match": etag})]
+    script = _soak_script(mixed, SOAK_REQUESTS)
+    try:
+        before = rss_bytes([warehouse_pid]), rss_bytes([api_pid])
+        soak = wrk(binary, api_url + "/", seconds=120, script=script)
+        after = rss_bytes([warehouse_pid]), rss_bytes([api_pid])
+    finally:
+        script.unlink(missing_ok=True)
+    print(f"  soak: {soak.requests:,} mixed requests in {soak.seconds:.1f} s, errors {soak.errors}")
+    for name, b, a in (("warehouse", before[0], after[0]), ("API", before[1], after[1])):
+        growth = (a - b) / b if b else 0.0
+        verdict = "met" if growth <= GOAL_MEMORY else "not met"
+        print(f"    {name} resident memory {b / 2**20:7.1f} MB -> {a / 2**20:7.1f} MB ({growth:+.1%}; goal <= "
+              f"{GOAL_MEMORY:.0%}: {verdict})")
