@@ -63,9 +63,9 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
     app.ctx.client_lock = asyncio.Lock()
 
     async def connect() -> Any:
-        from ..warehouse.client import get_async_client
+        from ..warehouse.client import API, get_async_client
 
-        return await get_async_client(settings, readonly=True)
+        return await get_async_client(settings, user=API)
 
     app.ctx.connect = connect
     # the latest snapshot of every chain, refreshed in the background (api/snapshots.py)

@@ -5,10 +5,11 @@ the background every POINTER_REFRESH_SECONDS by one query for every chain
 (`latest_snapshots.sql`), so a cache hit or a 304 costs no warehouse round trip. The bound: a
 snapshot published (its success row written) is served by every worker within
 POINTER_REFRESH_SECONDS plus one refresh query, under 2 s; a worker never goes back to an older
-snapshot (the pointer only moves forward). Before its first successful refresh, or when the
-background refresh has not succeeded for POINTER_STALE_SECONDS, a request refreshes it itself
-(one query shared by the requests that arrive meanwhile); if that fails too, the last known
-snapshot is served (its `snapshotAt` says how old it is; health measures the real age).
+snapshot (the pointer only moves forward). While the warehouse is down, the last known snapshot
+is served (its `snapshotAt` says how old it is; health measures the real age). A request for a
+chain the pointer does not know refreshes it itself when the last successful refresh is older
+than POINTER_STALE_SECONDS (before the first one, or while the follower fails): one query
+shared by the requests that arrive meanwhile.
 
 `meta.snapshotAt`, the weak ETag and the per-snapshot response cache key all come from it.
 """
@@ -105,15 +106,13 @@ class SnapshotPointer:
         return self.refreshed_at is not None and self.clock() - self.refreshed_at < POINTER_STALE_SECONDS
 
     async def resolve(self, client: Callable[[], Awaitable[Any]], chain_id: int) -> Snapshot:
-        """The chain's latest snapshot; 503 `snapshot_unavailable` before its first one.
-        `client` opens (or returns) the warehouse client, only awaited when a refresh is due."""
-        if not self.current():
-            try:
-                await self.refresh(await client())
-            except Exception:
-                if chain_id not in self.latest:
-                    raise  # nothing known to serve: the route answers its query failure
+        """The chain's latest snapshot, without a query when the pointer knows it; 503
+        `snapshot_unavailable` before the chain's first one. `client` opens (or returns) the
+        warehouse client, awaited only when the pointer has no current answer for the chain."""
         snapshot = self.latest.get(chain_id)
+        if snapshot is None and not self.current():  # before the follower's first refresh, or it stopped
+            await self.refresh(await client())
+            snapshot = self.latest.get(chain_id)
         if snapshot is None:
             raise unavailable()
         return snapshot
