@@ -20,6 +20,19 @@ def _env(name: str, default: str) -> str:
     return default if value is None or value == "" else value
 
 
+def _number(name: str, default: str, cast: type, low: float, high: float | None = None):
+    """A numeric variable within [low, high]; anything else stops the start with its name."""
+    raw = _env(name, default)
+    try:
+        value = cast(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a {cast.__name__}, got {raw!r}") from None
+    if value < low or (high is not None and value > high) or value != value:
+        bound = f"between {low} and {high}" if high is not None else f"at least {low}"
+        raise ValueError(f"{name} must be {bound}, got {raw!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     data_dir: Path
@@ -60,6 +73,15 @@ class Settings:
     dagster_host: str = "127.0.0.1"
     dagster_webserver_url: str = ""
     backfill_runs: int = 2  # runs of a backfill executing at once (the instance's run queue limit)
+    # Limits of the read-only analyst, set by the operator (0: none). The embedded warehouse
+    # enforces them (warehouse/limits.py); a production ClickHouse takes them from a settings
+    # profile with constraints (README). Defaults leave the API at least one of two cores.
+    analyst_max_execution_seconds: float = 60.0
+    analyst_max_memory_bytes: int = 1 << 30
+    analyst_max_result_rows: int = 1_000_000
+    analyst_max_concurrent_queries: int = 2
+    analyst_max_threads: int = 1
+    analyst_os_thread_priority: int = 19  # nice value of the analyst's query threads (19: lowest)
 
     @property
     def dagster_url(self) -> str:
@@ -127,6 +149,12 @@ class Settings:
             dagster_webserver_url=_env("DAGSTER_URL", ""),
             # one more than the cores: a snapshot run waits on its upstream part of the time
             backfill_runs=int(_env("BACKFILL_RUNS", str(min(4, (os.cpu_count() or 1) + 1)))),
+            analyst_max_execution_seconds=_number("ANALYST_MAX_EXECUTION_SECONDS", "60", float, 0, 1e9),
+            analyst_max_memory_bytes=_number("ANALYST_MAX_MEMORY_BYTES", str(1 << 30), int, 0),
+            analyst_max_result_rows=_number("ANALYST_MAX_RESULT_ROWS", "1000000", int, 0),
+            analyst_max_concurrent_queries=_number("ANALYST_MAX_CONCURRENT_QUERIES", "2", int, 0),
+            analyst_max_threads=_number("ANALYST_MAX_THREADS", "1", int, 0, 1024),
+            analyst_os_thread_priority=_number("ANALYST_OS_THREAD_PRIORITY", "19", int, 0, 19),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -155,6 +183,12 @@ class Settings:
             "DAGSTER_PORT": str(self.dagster_port),
             "DAGSTER_URL": self.dagster_webserver_url,
             "BACKFILL_RUNS": str(self.backfill_runs),
+            "ANALYST_MAX_EXECUTION_SECONDS": repr(self.analyst_max_execution_seconds),
+            "ANALYST_MAX_MEMORY_BYTES": str(self.analyst_max_memory_bytes),
+            "ANALYST_MAX_RESULT_ROWS": str(self.analyst_max_result_rows),
+            "ANALYST_MAX_CONCURRENT_QUERIES": str(self.analyst_max_concurrent_queries),
+            "ANALYST_MAX_THREADS": str(self.analyst_max_threads),
+            "ANALYST_OS_THREAD_PRIORITY": str(self.analyst_os_thread_priority),
             "SNAPSHOT_PARTITION_DAYS": str(self.snapshot_partition_days),
             "HISTORY_START": self.history_start,
             "STALE_AFTER_MINUTES": str(self.stale_after_minutes),
