@@ -2,9 +2,11 @@
 
 A chDB connection runs one statement at a time and keeps session state (current database, SET
 settings), so each request borrows a connection for its duration. A pool per read-only level
-(0 read-write, 1 the analyst, 2 a read-write user's GET) hands them out; each records the database
+(0 read-write, 1 read-only, 2 a read-write user's GET) hands them out; each records the database
 and settings it carries, so a request only pays a `USE`/`SET` when it differs from the previous
 user of that connection. A connection whose state cannot be reset is closed instead of reused.
+`add_pool` adds a named pool whose connections open with fixed settings (the limited analyst's,
+warehouse/limits.py).
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from .errors import ClickHouseError
 
@@ -130,10 +133,19 @@ class ChdbEngine:
             raise RuntimeError(f"cannot open the chDB warehouse at {self.path}: {exc}") from None
         row = self._base.query("SELECT version(), timezone()", "TabSeparated").bytes().decode()
         self.version, self.timezone = row.rstrip("\n").split("\t")
-        self._pools = {level: _Pool(self._connector(level), max_connections) for level in (0, 1, 2)}
+        self._max_connections = max_connections
+        self._pools: dict[int | str, _Pool] = {
+            level: _Pool(self._connector(level), max_connections) for level in (0, 1, 2)
+        }
 
-    def _connector(self, readonly: int) -> Callable[[], _Conn]:
-        conn_str = self._conn_str if readonly == 0 else f"{self._conn_str}?readonly={readonly}"
+    def add_pool(self, key: str, readonly: int, settings: dict[str, str], max_size: int | None = None) -> None:
+        """A pool whose connections open with `settings` and then `readonly` (chDB applies
+        connection-string settings in order, as SETs: readonly last, or it would refuse the rest)."""
+        self._pools[key] = _Pool(self._connector(readonly, settings), max_size or self._max_connections)
+
+    def _connector(self, readonly: int, settings: dict[str, str] | None = None) -> Callable[[], _Conn]:
+        params = {**(settings or {}), **({"readonly": str(readonly)} if readonly else {})}
+        conn_str = f"{self._conn_str}?{urlencode(params)}" if params else self._conn_str
 
         def connect() -> _Conn:
             try:
@@ -143,8 +155,14 @@ class ChdbEngine:
 
         return connect
 
-    def connection(self, readonly: int):
-        return self._pools[readonly].acquire()
+    def setting_names(self) -> set[str]:
+        """Every setting this engine knows (system.settings)."""
+        rows = self._base.query("SELECT name FROM system.settings", "TabSeparated").bytes().decode()
+        return set(rows.split())
+
+    def connection(self, pool: int | str):
+        """A connection of a read-only level (0, 1, 2) or of a pool added by `add_pool`."""
+        return self._pools[pool].acquire()
 
     def close(self, timeout: float = 10.0) -> None:
         for pool in self._pools.values():

@@ -1,7 +1,8 @@
 """The protocol: one HTTP request to one engine statement, and the engine's answer to a response.
 
 `Warehouse.execute` authenticates, reads the statement (`warehouse.request`), runs it on an
-engine connection of the user's read-only level (`warehouse.engine`) and builds the response
+engine connection of the user's read-only level (`warehouse.engine`), or for a limited user (the
+analyst, `warehouse.limits`) on its own pool within its concurrency limit, and builds the response
 (`warehouse.responses`). A failure is logged in one line and answered in ClickHouse's form.
 """
 from __future__ import annotations
@@ -10,11 +11,13 @@ import logging
 import re
 import socket
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from urllib.parse import parse_qsl
 
 from .engine import ChdbEngine
 from .errors import ClickHouseError
+from .limits import Limited
 from .request import Insert, parse_request, read_statement
 from .request_body import RequestBody
 from .responses import Response, error_response, header_safe, result_response
@@ -36,9 +39,17 @@ def _one_line(sql: str | bytes, limit: int = 300) -> str:
 class Warehouse:
     """Turns one HTTP request into one engine statement and the engine's answer into a response."""
 
-    def __init__(self, engine: ChdbEngine, users: Iterable[User], *, compress_responses: bool = False):
+    def __init__(
+        self,
+        engine: ChdbEngine,
+        users: Iterable[User],
+        *,
+        compress_responses: bool = False,
+        limited: dict[str, Limited] | None = None,
+    ):
         self.engine = engine
         self.users = Users(users)
+        self.limited = dict(limited or {})  # user name -> its limited pool and concurrency gate
         self.compress_responses = compress_responses
         self.display_name = header_safe(socket.gethostname())
 
@@ -71,9 +82,12 @@ class Warehouse:
         request = parse_request(method, params, headers, body)
         readonly = user.readonly or (2 if method == "GET" else 0)
         statement = read_statement(request.query, request.body)
+        limited = self.limited.get(user.name)
+        if limited is not None and not isinstance(statement, Insert):
+            limited.check(statement.keyword)
 
         if isinstance(statement, Insert):
-            with self.engine.connection(readonly) as conn:
+            with self._connection(user, readonly) as conn:
                 try:
                     self.engine.prepare(conn, request.database, request.settings)
                     result = self.engine.insert(conn, statement.sql, statement.format, statement.data)
@@ -82,7 +96,7 @@ class Warehouse:
                     raise
             return self._ok(result, query_id, None, request.settings)
 
-        with self.engine.connection(readonly) as conn:
+        with self._connection(user, readonly) as conn:
             try:
                 if statement.maybe_multi_statement and self.engine.statement_count(conn, statement.sql) > 1:
                     raise ClickHouseError(62, "SYNTAX_ERROR", "Multi-statements are not allowed")
@@ -100,6 +114,18 @@ class Warehouse:
             result, query_id, fmt if produces else None, request.settings,
             accept_encoding=headers.get("accept-encoding") if compressible else None,
         )
+
+    @contextmanager
+    def _connection(self, user: User, readonly: int) -> Iterator:
+        """An engine connection for this user's request: a limited user's comes from its own pool
+        (limits fixed at connect, readonly=1) once its concurrency gate lets the query in."""
+        limited = self.limited.get(user.name)
+        if limited is None:
+            with self.engine.connection(readonly) as conn:
+                yield conn
+            return
+        with limited.gate.slot(), self.engine.connection(limited.pool) as conn:
+            yield conn
 
     def _ok(self, result, query_id: str, fmt: str | None, settings: dict[str, str], *, accept_encoding: str | None = None) -> Response:
         return result_response(

@@ -19,7 +19,9 @@ What is implemented, mirroring ClickHouse's HTTPHandler:
 - Errors: ClickHouse's status mapping, `X-ClickHouse-Exception-Code`, and the engine's own
   `Code: N. DB::Exception: ... (NAME)` text.
 - Users from Settings: the read-write user and a read-only analyst whose queries run on engine
-  connections opened with `readonly=1`, so the engine itself refuses writes (code 164).
+  connections opened with `readonly=1`, so the engine itself refuses writes (code 164), and with
+  the operator's limits (`warehouse.limits`: time, memory, result rows, threads, CPU priority,
+  concurrent queries), which readonly=1 keeps the analyst from lifting.
 
 Concurrency: chDB runs queries from different connections of one process in parallel; one
 connection runs one statement at a time and keeps session state (current database, SET
@@ -30,7 +32,8 @@ is serialized.
 
 Where each part lives: `warehouse.handler` (HTTP front), `warehouse.protocol` (one request, one
 statement), `warehouse.request` and `warehouse.request_body` (reading it), `warehouse.responses`,
-`warehouse.engine` (connections and their session state), `warehouse.users`, `warehouse.errors`.
+`warehouse.engine` (connections and their session state), `warehouse.users`, `warehouse.limits`,
+`warehouse.errors`.
 This module starts and stops the whole. Every part logs as `warehouse.server`.
 """
 from __future__ import annotations
@@ -44,6 +47,7 @@ from pathlib import Path
 from ..core.config import Settings
 from .engine import ChdbEngine
 from .handler import WarehouseHTTPServer
+from .limits import limit_analyst
 from .protocol import Warehouse
 from .users import users_from_settings
 
@@ -96,7 +100,12 @@ class WarehouseServer:
         if self._httpd is not None:
             return self
         self.engine = ChdbEngine(self.data_path, self.max_connections)
-        warehouse = Warehouse(self.engine, users_from_settings(self.settings), compress_responses=self.compress_responses)
+        warehouse = Warehouse(
+            self.engine,
+            users_from_settings(self.settings),
+            compress_responses=self.compress_responses,
+            limited=limit_analyst(self.settings, self.engine),
+        )
         try:
             self._httpd = WarehouseHTTPServer((self.host, self._requested_port), warehouse)
         except OSError:

@@ -2,7 +2,7 @@
 
 The users come from Settings: the read-write user and, when configured, a read-only analyst
 whose queries run on engine connections opened with `readonly=1`, so the engine itself refuses
-their writes. The server enforces nothing beyond picking the user's read-only level.
+their writes. Here a user is only picked; the analyst's limits are `warehouse.limits`.
 """
 from __future__ import annotations
 
