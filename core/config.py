@@ -75,11 +75,12 @@ class Settings:
     backfill_runs: int = 2  # runs of a backfill executing at once (the instance's run queue limit)
     # Limits of the read-only analyst, set by the operator (0: none). The embedded warehouse
     # enforces them (warehouse/limits.py); a production ClickHouse takes them from a settings
-    # profile with constraints (README). Defaults leave the API at least one of two cores.
+    # profile with constraints (README). Defaults leave the API at least one of two cores even
+    # where the CPU priority is not honoured (it needs CAP_SYS_NICE): one query of one thread.
     analyst_max_execution_seconds: float = 60.0
     analyst_max_memory_bytes: int = 1 << 30
     analyst_max_result_rows: int = 1_000_000
-    analyst_max_concurrent_queries: int = 2
+    analyst_max_concurrent_queries: int = 1
     analyst_max_threads: int = 1
     analyst_os_thread_priority: int = 19  # nice value of the analyst's query threads (19: lowest)
 
@@ -152,7 +153,7 @@ class Settings:
             analyst_max_execution_seconds=_number("ANALYST_MAX_EXECUTION_SECONDS", "60", float, 0, 1e9),
             analyst_max_memory_bytes=_number("ANALYST_MAX_MEMORY_BYTES", str(1 << 30), int, 0),
             analyst_max_result_rows=_number("ANALYST_MAX_RESULT_ROWS", "1000000", int, 0),
-            analyst_max_concurrent_queries=_number("ANALYST_MAX_CONCURRENT_QUERIES", "2", int, 0),
+            analyst_max_concurrent_queries=_number("ANALYST_MAX_CONCURRENT_QUERIES", "1", int, 0),
             analyst_max_threads=_number("ANALYST_MAX_THREADS", "1", int, 0, 1024),
             analyst_os_thread_priority=_number("ANALYST_OS_THREAD_PRIORITY", "19", int, 0, 19),
         )
