@@ -8,19 +8,16 @@ API processes (one with its response cache, one without), each with one worker,
 on free ports in a temporary folder; migrates and seeds `--days` of 15-minute protocol snapshots
 of chain 56 (snapshot_runs, protocol_snap15m) with server-side INSERT ... SELECT as the
 read-write user. Then, with wrk (`-t1 -c<c> --latency`; installed with apt-get when missing),
-measures p50/p99 of a route answered without the warehouse (`--cached`, default
-`/api/stats/openapi.json` on the cached API) and of one that queries the warehouse on every
-request (`--uncached`, default `/api/stats/health` on the API without cache; the snapshot routes,
-e.g. `--cached /api/stats/protocol --uncached '/api/stats/protocol/history?days=7'`, need
-latest_snapshots.sql to run on the installed chDB), first idle, then while `--analysts` analyst connections (one more than the
+measures p50/p99 of a cached route (`--cached`, default `/api/stats/protocol` on the cached API:
+no warehouse query) and of an uncached one (`--uncached`, default
+`/api/stats/protocol/history?days=7` on the API without cache: a warehouse query per request,
+672 rows), first idle, then while `--analysts` analyst connections (one more than the
 concurrency limit by default) run heavy queries back to back: a full scan with a 1M-key GROUP BY,
 a 10M-key GROUP BY (past the result-row limit), an endless scan (stopped by the time limit).
 Prints the figures in one block: p50/p99 idle and loaded, the p99 ratio per route (goal: at most
 2), the API's errors, and what the analysts got (successes and errors by ClickHouse code).
 
-The API reads with its own credentials. Until it has a reader user of its own
-(CLICKHOUSE_API_USER), it would read as the analyst and be limited with them, so the bench hands
-it the read-write user's credentials in the analyst's place: only the analyst load is limited.
+The APIs read as their own user (CLICKHOUSE_API_USER), which the analysts' limits do not touch.
 """
 from __future__ import annotations
 
@@ -39,8 +36,8 @@ from pathlib import Path
 
 from ve_analytics.cli.processes import Service, cli, free_port
 
-WRITER, ANALYST = ("bench_writer", "bench-w"), ("bench_analyst", "bench-a")
-CACHED, UNCACHED = "/api/stats/openapi.json", "/api/stats/health"
+WRITER, ANALYST, API = ("bench_writer", "bench-w"), ("bench_analyst", "bench-a"), ("bench_api", "bench-r")
+CACHED, UNCACHED = "/api/stats/protocol", "/api/stats/protocol/history?days=7"
 HEAVY = (
     "SELECT number % 1000000 AS k, count() FROM numbers(200000000) GROUP BY k",
     "SELECT number % 10000000 AS k, count() FROM numbers(100000000) GROUP BY k",
@@ -143,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         "WAREHOUSE_PORT": str(ports["warehouse"]), "CLICKHOUSE_URL": f"http://127.0.0.1:{ports['warehouse']}",
         "CLICKHOUSE_USER": WRITER[0], "CLICKHOUSE_PASSWORD": WRITER[1],
         "CLICKHOUSE_ANALYST_USER": ANALYST[0], "CLICKHOUSE_ANALYST_PASSWORD": ANALYST[1],
+        "CLICKHOUSE_API_USER": API[0], "CLICKHOUSE_API_PASSWORD": API[1],
     }
     # the operator's limits from the environment; the time limit shorter than the default 60 s
     # unless set, so that limit errors (not only 202) show within the run
@@ -170,8 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         for sql in (SEED_RUNS, SEED_PROTOCOL):
             writer.command(sql, parameters={"latest": latest, "n": args.days * 96})
         writer.close()
-        # the API reads apart from the analysts (see the module docstring)
-        api_env = {**env, "CLICKHOUSE_ANALYST_USER": WRITER[0], "CLICKHOUSE_ANALYST_PASSWORD": WRITER[1], "API_WORKERS": "1"}
+        api_env = {**env, "API_WORKERS": "1"}
         for name, entries in (("cached", "4096"), ("uncached", "0")):
             print(f"starting the {name} API ...", flush=True)
             services.append(Service(f"api-{name}", cli("api", "--port", str(ports[name])),
