@@ -47,6 +47,7 @@ class Settings:
     api_reader_password: str
     warehouse_host: str
     warehouse_port: int
+    warehouse_query_log: str  # file the embedded warehouse appends a line per query to; "" = off
     # API
     api_host: str
     api_port: int
@@ -128,6 +129,7 @@ class Settings:
             api_reader_password=_env("CLICKHOUSE_API_PASSWORD", "api"),
             warehouse_host=warehouse_host,
             warehouse_port=warehouse_port,
+            warehouse_query_log=_env("WAREHOUSE_QUERY_LOG", ""),
             api_host=_env("API_HOST", "127.0.0.1"),
             api_port=int(_env("API_PORT", "8000")),
             api_workers=int(_env("API_WORKERS", str(os.cpu_count() or 1))),  # one per core

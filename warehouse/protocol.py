@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import re
 import socket
+import time
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ from urllib.parse import parse_qsl
 from .engine import ChdbEngine
 from .errors import ClickHouseError
 from .limits import Limited
+from .query_log import QueryLog
 from .request import Insert, parse_request, read_statement
 from .request_body import RequestBody
 from .responses import Response, error_response, header_safe, result_response
@@ -46,11 +48,13 @@ class Warehouse:
         *,
         compress_responses: bool = False,
         limited: dict[str, Limited] | None = None,
+        query_log: QueryLog | None = None,
     ):
         self.engine = engine
         self.users = Users(users)
         self.limited = dict(limited or {})  # user name -> its limited pool and concurrency gate
         self.compress_responses = compress_responses
+        self.query_log = query_log
         self.display_name = header_safe(socket.gethostname())
 
     def execute(self, method: str, query_string: str, headers: dict[str, str], body: RequestBody) -> Response:
@@ -59,13 +63,18 @@ class Warehouse:
         query_id = params.get("query_id") or str(uuid.uuid4())
         user_name = "(unauthenticated)"
         sql_for_log: str | bytes = params.get("query", "")
+        started = time.time()
         try:
             user = self.users.authenticate(headers, params)
             user_name = user.name
-            response = self._execute(method, params, headers, body, user, query_id)
+            response, sql = self._execute(method, params, headers, body, user, query_id)
+            if self.query_log is not None:
+                self._log(user_name, query_id, params, started, 0, sql)
             return response
         except ClickHouseError as exc:
             sql_for_log = getattr(exc, "sql", None) or sql_for_log
+            if self.query_log is not None:
+                self._log(user_name, query_id, params, started, exc.code, sql_for_log)
             log.warning(
                 "query %s by %s failed: %s | %s",
                 query_id,
@@ -75,10 +84,18 @@ class Warehouse:
             )
             return self.error_response(exc, query_id)
 
+    def _log(self, user: str, query_id: str, params: dict[str, str], started: float, code: int,
+             sql: str | bytes) -> None:
+        bound = {k[6:]: v for k, v in params.items() if k.startswith("param_")}
+        self.query_log.record(user=user, query_id=query_id, query=_one_line(sql, 2000), parameters=bound,
+                              started=started, exception_code=code)
+
     def error_response(self, exc: ClickHouseError, query_id: str | None = None) -> Response:
         return error_response(exc, display_name=self.display_name, version=self.engine.version, query_id=query_id)
 
-    def _execute(self, method: str, params: dict[str, str], headers, body: RequestBody, user: User, query_id: str) -> Response:
+    def _execute(self, method: str, params: dict[str, str], headers, body: RequestBody, user: User,
+                 query_id: str) -> tuple[Response, str | bytes]:
+        """The response and the statement it ran."""
         request = parse_request(method, params, headers, body)
         readonly = user.readonly or (2 if method == "GET" else 0)
         statement = read_statement(request.query, request.body)
@@ -94,7 +111,7 @@ class Warehouse:
                 except ClickHouseError as exc:
                     exc.sql = statement.sql  # type: ignore[attr-defined]
                     raise
-            return self._ok(result, query_id, None, request.settings)
+            return self._ok(result, query_id, None, request.settings), statement.sql
 
         with self._connection(user, readonly) as conn:
             try:
@@ -113,7 +130,7 @@ class Warehouse:
         return self._ok(
             result, query_id, fmt if produces else None, request.settings,
             accept_encoding=headers.get("accept-encoding") if compressible else None,
-        )
+        ), statement.sql
 
     @contextmanager
     def _connection(self, user: User, readonly: int) -> Iterator:

@@ -49,6 +49,7 @@ from .engine import ChdbEngine
 from .handler import WarehouseHTTPServer
 from .limits import limit_analyst
 from .protocol import Warehouse
+from .query_log import QueryLog
 from .users import users_from_settings
 
 log = logging.getLogger("warehouse.server")
@@ -105,6 +106,7 @@ class WarehouseServer:
             users_from_settings(self.settings),
             compress_responses=self.compress_responses,
             limited=limit_analyst(self.settings, self.engine),
+            query_log=QueryLog(Path(self.settings.warehouse_query_log)) if self.settings.warehouse_query_log else None,
         )
         try:
             self._httpd = WarehouseHTTPServer((self.host, self._requested_port), warehouse)
