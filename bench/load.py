@@ -6,6 +6,10 @@ many workers as the API, then of cached 200s (`/api/stats/protocol`, a 500-row r
 0.8, 304 at least 1.0), with the errors wrk saw (goal 0). Then a soak of mixed requests (wrk
 cycling through every measured path, 200s and 304s) with the resident memory of the warehouse
 and of the API (all its processes) before and after (goal: growth at most 10%) and its errors.
+Warehouse queries are counted from the embedded warehouse's query log (WAREHOUSE_QUERY_LOG,
+warehouse/query_log.py): during the cached measurements (only the pointers' background
+refreshes are expected), and under load on parameters no one asked before (goal: at most one
+query per route, parameters, snapshot and worker).
 
 `wrk` comes from the OS packages; `ensure_wrk` installs it with apt-get when it is missing.
 """
@@ -17,6 +21,8 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from ve_analytics.warehouse.query_log import read_log
 
 THREADS = 1
 CONNECTIONS = 16
@@ -71,6 +77,13 @@ def wrk(binary: str, url: str, *, seconds: int = SECONDS, headers: dict[str, str
     return _parse(subprocess.run(argv + [url], capture_output=True, text=True, check=True).stdout)
 
 
+POINTER_MARK = "argMax(snapshot_at"  # in latest_snapshots.sql, the pointers' refresh
+
+
+def log_size(path: Path | None) -> int:
+    return path.stat().st_size if path is not None and path.exists() else 0
+
+
 def rss_bytes(pids: list[int]) -> int:
     """Resident memory of the processes and all their descendants."""
     seen, todo, total = set(), list(pids), 0
@@ -116,9 +129,30 @@ def _lua(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _queries(log: Path | None, offset: int, user: str) -> tuple[dict[tuple, int], int, int]:
+    """The `user`'s queries logged after `offset`: counts per (statement, parameters) without the
+    snapshot pointers' refreshes, the number of those refreshes, and the new offset."""
+    if log is None:
+        return {}, 0, offset
+    entries, end = read_log(log, offset)
+    counts: dict[tuple, int] = {}
+    refreshes = 0
+    for e in entries:
+        if e["user"] != user:
+            continue
+        if POINTER_MARK in e["query"]:
+            refreshes += 1
+            continue
+        key = (e["query"], tuple(sorted(e["parameters"].items())))
+        counts[key] = counts.get(key, 0) + 1
+    return counts, refreshes, end
+
+
 def report(*, hello_url: str, api_url: str, routes: dict[str, str], etag_path: str, etag: str,
-           workers: int, warehouse_pid: int, api_pid: int) -> None:
-    """Print the load figures. `routes`: label -> path of the cached 200s measured."""
+           workers: int, warehouse_pid: int, api_pid: int, cold: dict[str, str],
+           query_log: Path | None, api_user: str) -> None:
+    """Print the load figures. `routes`: label -> path of the cached 200s measured; `cold`: label ->
+    a path with parameters not asked before (its queries are counted under load)."""
     binary = ensure_wrk()
     if binary is None:
         print("\nload figures skipped: wrk is not installed and could not be installed (apt-get)")
@@ -127,16 +161,33 @@ def report(*, hello_url: str, api_url: str, routes: dict[str, str], etag_path: s
           f"{workers} worker{'s' if workers != 1 else ''} each):", flush=True)
     hello = wrk(binary, hello_url)
     print(f"  {'hello-world':34s} {hello.rps:9,.0f} req/s  errors {hello.errors}")
-    for label, path in routes.items():
+    for path in routes.values():
         wrk(binary, api_url + path, seconds=1)  # warm every worker's cache
+    offset = log_size(query_log)
+    served = 0
+    for label, path in routes.items():
         r = wrk(binary, api_url + path)
+        served += r.requests
         verdict = "met" if r.rps / hello.rps >= GOAL_CACHED else "not met"
         print(f"  {'cached 200 ' + label:34s} {r.rps:9,.0f} req/s  = {r.rps / hello.rps:4.2f} x hello "
               f"(goal >= {GOAL_CACHED}: {verdict})  errors {r.errors}")
     r = wrk(binary, api_url + etag_path, headers={"If-None-Match": etag})
+    served += r.requests
     verdict = "met" if r.rps / hello.rps >= GOAL_304 else "not met"
     print(f"  {'304 ' + etag_path:34s} {r.rps:9,.0f} req/s  = {r.rps / hello.rps:4.2f} x hello "
           f"(goal >= {GOAL_304}: {verdict})  errors {r.errors}")
+    if query_log is not None:
+        counts, refreshes, offset = _queries(query_log, offset, api_user)
+        print(f"  warehouse queries during those {served:,} cached and 304 requests: {sum(counts.values())} "
+              f"(besides {refreshes} snapshot-pointer refreshes, about one per second per worker)")
+        for label, path in cold.items():
+            r = wrk(binary, api_url + path)
+            counts, _, offset = _queries(query_log, offset, api_user)
+            most = max(counts.values(), default=0)
+            verdict = "met" if most <= workers else "not met"
+            print(f"  {'first asked under load ' + label:34s} {r.requests:,} requests: at most {most} queries per "
+                  f"(statement, parameters, snapshot) with {workers} workers (goal <= 1 per worker: {verdict}), "
+                  f"errors {r.errors}")
 
     mixed = [(path, {}) for path in routes.values()] + [(etag_path, {"If-None-Match": etag})]
     script = _soak_script(mixed, SOAK_REQUESTS)

@@ -225,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         "DAGSTER_HOME": str(work / "dagster"),
         "DEVNET_DATA_DIR": str(work),
         "LOG_LEVEL": "WARNING",
+        "WAREHOUSE_QUERY_LOG": str(work / "query_log.jsonl"),  # bench/load.py counts the API's queries
     }
     os.environ.update(env)
     (work / "dagster").mkdir(parents=True, exist_ok=True)
@@ -324,7 +325,10 @@ def main(argv: list[str] | None = None) -> int:
                     "500-row /pools": "/api/stats/pools?sort=volume24h&type=all&limit=500&minTvl=0",
                     "365-day /protocol/history": "/api/stats/protocol/history?days=365"},
             etag_path="/api/stats/protocol", etag=etag, workers=workers,
-            warehouse_pid=by_name["warehouse"].proc.pid, api_pid=by_name["api"].proc.pid)
+            warehouse_pid=by_name["warehouse"].proc.pid, api_pid=by_name["api"].proc.pid,
+            cold={"/protocol/history?days=364": "/api/stats/protocol/history?days=364",
+                  "/votes?latestOnly=true": "/api/stats/votes?latestOnly=true"},
+            query_log=Path(env["WAREHOUSE_QUERY_LOG"]), api_user=settings.api_reader_user)
     finally:
         for svc in reversed(services):
             svc.stop()
