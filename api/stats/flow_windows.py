@@ -8,6 +8,7 @@ buckets); this module only prints them. A row of the warehouse gives the windows
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..schema import ISO_TIME, nullable_ref, obj
@@ -38,11 +39,16 @@ def flow_windows_schema(description: str) -> dict:
 
 
 def flow_window(label: str, window_end: str | None, covered: int) -> dict[str, Any] | None:
-    """One window ending at `window_end` (as printed in the row) with `covered` buckets found."""
+    """One window ending at `window_end` (as printed in the row) with `covered` buckets found.
+    Every row of a list shares its window end, so the (read-only) objects are memoized."""
     if window_end is None:
         return None
+    return _flow_window(label, window_end, int(covered))
+
+
+@functools.lru_cache(maxsize=1024)
+def _flow_window(label: str, window_end: str, covered: int) -> dict[str, Any]:
     window = windows.flow_window(label, unix_seconds(window_end))
-    covered = int(covered)
     return {
         "from": iso(window.start),
         "toExclusive": window_end,
