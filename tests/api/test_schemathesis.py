@@ -3,7 +3,7 @@
 Every operation of the contract is exercised with Schemathesis's generated requests, valid and
 invalid (its coverage phase: boundary and just-out-of-bounds values of every parameter, wrong
 types, unsupported methods; its fuzzing phase: up to `MAX_EXAMPLES` random cases, positive and
-negative; about 1,900 requests over the 32 operations), sent over HTTP to the `fresh` API (HEAD operations included)
+negative), for the GET, HEAD and OPTIONS operation of every route, sent over HTTP to the `fresh` API
 (seeded protocol, market and governance rows; the devnet chain RPC behind /live/dynamic-fees).
 Each response must be no 5xx, a status code the operation documents, the documented content
 type, and a body and headers matching the documented schemas; invalid input must be refused
