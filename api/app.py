@@ -2,7 +2,7 @@
 
 `create_app(settings, families=("stats",))` builds one blueprint per API family from its route
 table, the family's OpenAPI document (encoded once), the caches (per-snapshot responses, the
-memo of upstream reads) and the error handler.
+memo of upstream reads, the encoded variants of cached answers) and the error handler.
 The async ClickHouse client is created in `before_server_start`, kept on `app.ctx`, and closed
 when the server stops; there is no module-level client.
 """
@@ -19,6 +19,7 @@ from sanic import Request, Sanic
 from sanic.exceptions import SanicException
 
 from .cache import Cache, ResponseCache
+from .compression import Encodings
 from .cron import cron_blueprint
 from .discovery import discovery_blueprint
 from .envelope import ALLOWED_METHODS, error_response, status_code_name
@@ -58,6 +59,7 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
     app.ctx.families = loaded
     app.ctx.cache = ResponseCache(settings.response_cache_entries)
     app.ctx.memo = Cache(MEMO_MAX_ENTRIES)
+    app.ctx.encodings = Encodings()  # negotiated content codings, encoded variants of cached answers
     app.ctx.chain_readers = {}  # chain id -> ChainReader (RequestContext.chain_reader)
     app.ctx.client = None
     app.ctx.client_lock = asyncio.Lock()
@@ -113,8 +115,9 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
         if isinstance(exc, SanicException) and exc.status_code < 500:
             status = exc.status_code
             err = ApiError(status, status_code_name(status), messages.get(status) or str(exc) or "invalid request")
-            if status == 405:
-                err.headers["allow"] = ALLOWED_METHODS
+            if status == 405:  # the methods of the matched path (the internal cron trigger has its own)
+                allowed = getattr(exc, "allowed_methods", None)
+                err.headers["allow"] = ", ".join(sorted(allowed)) if allowed else ALLOWED_METHODS
             detail = err.message
         else:
             err = ApiError(500, INTERNAL_ERROR, "an unexpected server error occurred")

@@ -1,5 +1,6 @@
 """Discovery documents of the API families, built once at startup from the route tables and
-served as static bytes (with a strong ETag, `Access-Control-Allow-Origin: *`, GET/HEAD/OPTIONS).
+served as static bytes (with a strong ETag, `Access-Control-Allow-Origin: *`, GET/HEAD/OPTIONS),
+compressed when the client asks (api/compression.py; each coding its own strong ETag).
 
     <prefix>/openapi.json      OpenAPI 3.1 contract per family (api/openapi.py)
     <prefix>/docs              interactive reference: one self-contained HTML page (api/docs_page.py)
@@ -24,7 +25,8 @@ from sanic.response import HTTPResponse
 
 from .catalog import API_CATALOG, LINKSET, SKILL_JSON, SKILL_MD, build_api_catalog, docs_path, openapi_path
 from .docs_page import build_docs_page
-from .envelope import CORS_HEADERS, JSON, STALE_WHILE_REVALIDATE, etag_matches, not_modified, preflight
+from .compression import CODINGS, VARY, etag_matches_any, etag_variant
+from .envelope import CORS_HEADERS, JSON, STALE_WHILE_REVALIDATE, not_modified, preflight
 from .openapi import build_openapi
 from .routes import Family
 from .skill import build_skill, render_skill_md
@@ -38,18 +40,32 @@ METHODS = ["GET", "HEAD", "OPTIONS"]
 
 
 class Document:
-    """One served document: encoded body, content type, extra headers, strong ETag."""
+    """One served document: encoded body, content type, extra headers, strong ETag, and its
+    content-coded variants (each encoded on first request, then kept: the document is static)."""
 
     def __init__(self, body: bytes, content_type: str, headers: dict[str, str] | None = None):
         self.body = body
         self.content_type = content_type
         digest = hashlib.sha256(body).hexdigest()[:32]
+        self.etag = f'"{digest}"'
         self.headers = {
             **CORS_HEADERS,
             "cache-control": f"public, max-age={DOCUMENT_CACHE_SECONDS}, stale-while-revalidate={STALE_WHILE_REVALIDATE}",
-            "etag": f'"{digest}"',
+            "etag": self.etag,
+            "vary": VARY,
             **(headers or {}),
         }
+        self._variants: dict[str | None, tuple[bytes, dict[str, str], dict[str, str]]] = {None: (body, self.headers, self.headers)}
+
+    def variant(self, coding: str | None) -> tuple[bytes, dict[str, str], dict[str, str]]:
+        """(body, headers of the 200, headers of a 304) in `coding` (None: identity); a coded
+        variant has its own strong ETag, and its 304 names it without a Content-Encoding."""
+        found = self._variants.get(coding)
+        if found is None:
+            headers = {**self.headers, "etag": etag_variant(self.etag, coding)}
+            found = (CODINGS[coding](self.body), {**headers, "content-encoding": coding}, headers)
+            self._variants[coding] = found
+        return found
 
 
 def documents(families: Iterable[Family], settings: Settings) -> dict[str, Document]:
@@ -76,12 +92,12 @@ def discovery_blueprint(families: Iterable[Family], settings: Settings) -> Bluep
         async def serve(request: Request, _doc: Document = doc) -> HTTPResponse:
             if request.method == "OPTIONS":
                 return preflight(request.headers.get("access-control-request-headers"), ", ".join(METHODS))
-            if etag_matches(request.headers.get("if-none-match"), _doc.headers["etag"]):
-                return not_modified(_doc.headers)
-            if request.method == "HEAD":
-                headers = {**_doc.headers, "content-length": str(len(_doc.body))}
-                return HTTPResponse(None, status=200, headers=headers, content_type=_doc.content_type)
-            return HTTPResponse(_doc.body, status=200, headers=_doc.headers, content_type=_doc.content_type)
+            coding = request.app.ctx.encodings.coding_for(request.headers.get("accept-encoding"), len(_doc.body))
+            body, headers, not_modified_headers = _doc.variant(coding)
+            if etag_matches_any(request.headers.get("if-none-match"), _doc.etag):
+                return not_modified(not_modified_headers)
+            # HEAD: Sanic sends these headers and the Content-Length of `body`, without the body
+            return HTTPResponse(body, status=200, headers=headers, content_type=_doc.content_type)
 
         bp.add_route(serve, path, methods=METHODS, name=f"document_{index}")
     return bp

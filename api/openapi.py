@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .compression import CODINGS, MIN_SIZE, VARY
 from .envelope import ALLOWED_METHODS, PREFLIGHT_MAX_AGE, cache_control
 from .routes import INTERNAL_ERROR, Family, Route
 from .schema import ref
@@ -48,8 +49,19 @@ def _base_components(family: Family) -> dict[str, Any]:
     schemas = {"ApiMeta": api_meta, "ErrorMeta": error_meta, "ErrorEnvelope": error_envelope, **family.schemas}
     headers = {
         "ETag": {
-            "description": 'Weak validator of the snapshot served: W/"snap-<snapshotAt>"; send it back in If-None-Match.',
+            "description": 'Weak validator of the snapshot served: W/"snap-<snapshotAt>", the same for every content '
+                           "coding of it; send it back in If-None-Match.",
             "schema": {"type": "string", "pattern": r'^W/"snap-\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z"$'},
+        },
+        "Vary": {
+            "description": "The answer depends on Accept-Encoding (its content coding).",
+            "schema": {"const": VARY},
+        },
+        "ContentEncoding": {
+            "description": f"The body's content coding, present when the client's Accept-Encoding asked for one and the "
+                           f"body is at least {MIN_SIZE} bytes.",
+            "required": False,
+            "schema": {"enum": list(CODINGS)},
         },
         "CacheControl": {"description": "CDN and browser caching policy.", "schema": {"type": "string"}},
         "AccessControlAllowOrigin": {"description": "Always `*`.", "schema": {"const": "*"}},
@@ -58,7 +70,8 @@ def _base_components(family: Family) -> dict[str, Any]:
     responses = {
         "NotModified": {
             "description": "The snapshot has not changed since the ETag sent in If-None-Match; no body.",
-            "headers": {"ETag": {"$ref": "#/components/headers/ETag"}, "Cache-Control": {"$ref": "#/components/headers/CacheControl"}},
+            "headers": {"ETag": {"$ref": "#/components/headers/ETag"}, "Cache-Control": {"$ref": "#/components/headers/CacheControl"},
+                        "Vary": {"$ref": "#/components/headers/Vary"}},
         },
     }
     for code, text in GENERIC_ERRORS.values():
@@ -118,6 +131,8 @@ def _operation(family: Family, route: Route) -> dict[str, Any]:
     }
     if route.snapshot:
         ok_headers["ETag"] = {"$ref": "#/components/headers/ETag"}
+    ok_headers["Vary"] = {"$ref": "#/components/headers/Vary"}
+    ok_headers["Content-Encoding"] = {"$ref": "#/components/headers/ContentEncoding"}
     responses: dict[str, Any] = {
         "200": {"description": "Success envelope.", "headers": ok_headers, "content": {JSON: {"schema": success}}},
     }
@@ -148,6 +163,25 @@ def _operation(family: Family, route: Route) -> dict[str, Any]:
     return operation
 
 
+def _head(get: dict[str, Any]) -> dict[str, Any]:
+    """HEAD of a route: the GET's parameters, statuses and headers, no content."""
+    responses = {
+        status: response if "$ref" in response else {
+            **{k: v for k, v in response.items() if k != "content"},
+            "description": f"As GET, without the body: {response['description']}",
+        }
+        for status, response in get["responses"].items()
+    }
+    return {
+        **get,
+        "operationId": get["operationId"] + "Head",
+        "summary": f"{get['summary']} (headers only)",
+        "description": "The status and headers GET would answer, Content-Length included (the length of the body GET "
+                       "would send, in its content coding), without the body.",
+        "responses": responses,
+    }
+
+
 def _preflight(route: Route) -> dict[str, Any]:
     """The CORS preflight every path answers (api.envelope.preflight)."""
     def header(description: str, schema: dict) -> dict:
@@ -175,6 +209,11 @@ def _preflight(route: Route) -> dict[str, Any]:
     }
 
 
+def _path_item(family: Family, route: Route) -> dict[str, Any]:
+    get = _operation(family, route)
+    return {"get": get, "head": _head(get), "options": _preflight(route)}
+
+
 def operation_id(route: Route) -> str:
     """The route's name in camelCase (`protocol_history` -> `protocolHistory`)."""
     head, *rest = route.name.split("_")
@@ -198,7 +237,10 @@ def build_openapi(family: Family, production_host: str) -> dict[str, Any]:
     description = (
         f"{family.description}\n\n"
         f"Errors answer {family.envelope.failure_text()} with the HTTP status "
-        f"of the failure {family.guide.openapi_errors}, and for any path: {generic}."
+        f"of the failure {family.guide.openapi_errors}, and for any path: {generic}.\n\n"
+        f"Every path answers HEAD with the status and headers of GET and no body. Bodies of {MIN_SIZE} bytes or more "
+        f"are compressed ({', '.join(CODINGS)}) as the request's Accept-Encoding asks (q-values honoured); answers "
+        f"carry `Vary: Accept-Encoding`."
     )
     tags = sorted({tag for route in family.routes for tag in route.tags})
     return {
@@ -209,7 +251,6 @@ def build_openapi(family: Family, production_host: str) -> dict[str, Any]:
             {"url": production_host, "description": "production"},
         ],
         "tags": [{"name": tag} for tag in tags],
-        "paths": {family.full_path(route): {"get": _operation(family, route), "options": _preflight(route)}
-                  for route in family.routes},
+        "paths": {family.full_path(route): _path_item(family, route) for route in family.routes},
         "components": _base_components(family),
     }

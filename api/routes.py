@@ -7,6 +7,10 @@ Sanic blueprint whose every route runs the same pipeline:
 
     validate parameters -> the latest successful snapshot (snapshot routes; the worker's pointer)
     -> If-None-Match: 304 -> per-snapshot cache hit, else handler (one data query) -> envelope
+    -> content coding (api/compression.py)
+
+GET and HEAD run the same pipeline (a HEAD answer is the GET's without its body); OPTIONS is
+the CORS preflight.
 
 Handler contract: `async def handler(ctx: RequestContext) -> data`, where `data` is the
 JSON-ready `data` member. Raise `ApiError` for a deliberate non-200 answer; any other exception
@@ -22,7 +26,9 @@ from typing import Any, Awaitable, Callable
 from sanic import Blueprint, Request, Sanic
 from sanic.response import HTTPResponse
 
+from .compression import negotiated
 from .envelope import (
+    ALLOWED_METHODS,
     STATS_ENVELOPE,
     Envelope,
     error_response,
@@ -46,6 +52,7 @@ INTERNAL_ERROR = "internal_error"
 RPC_TIMEOUT_SECONDS = 10.0  # a route reading chain RPC live fails within seconds, not the reader's default 30
 
 Handler = Callable[["RequestContext"], Awaitable[Any]]
+METHODS = [method.strip() for method in ALLOWED_METHODS.split(",")]
 
 
 @dataclass(frozen=True)
@@ -242,6 +249,7 @@ def blueprint(family: Family, queries: QueryBook, limiter: Any = None) -> Bluepr
     """`limiter`: an object with `check(request)` raising ApiError 429 (api/ratelimit.py) or None."""
     bp = Blueprint(family.name, url_prefix=family.prefix)
     for route in family.routes:
-        endpoint = _endpoint(family, route, queries, limiter)
-        bp.add_route(endpoint, sanic_path(route.path), methods=["GET", "OPTIONS"], name=route.name)
+        # HEAD runs the GET pipeline; Sanic sends the headers (Content-Length of the body) without it
+        endpoint = negotiated(_endpoint(family, route, queries, limiter))
+        bp.add_route(endpoint, sanic_path(route.path), methods=METHODS, name=route.name)
     return bp

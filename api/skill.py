@@ -71,7 +71,7 @@ def _endpoint(family: Family, route: Route) -> dict[str, Any]:
 def _usage(guide: Guide) -> dict[str, Any]:
     generic = [{"status": status, "code": code, "description": text} for status, (code, text) in GENERIC_ERRORS.items()]
     return {
-        "request": "HTTP GET only (OPTIONS for CORS preflight); query parameters as documented per endpoint; "
+        "request": "HTTP GET (HEAD for its headers alone, OPTIONS for CORS preflight); gzip, br or zstd on request (Accept-Encoding); query parameters as documented per endpoint; "
         "an undocumented query parameter is a 400 `unknown_parameter`, a repeated one a 400 with its own code.",
         "envelope": dict(guide.envelope),
         "errors": {**guide.errors, "generic": generic},

@@ -114,7 +114,7 @@ FAMILY = Family(
     description=(
         "Pre-assembled vault data for chain 56: live on-chain vault state read through Multicall3 at one block per "
         "answer (meta.indexedBlock), prices and APRs from the latest published stats snapshot, and an integration "
-        "manifest per vault for deposits, zaps and withdrawals. GET and OPTIONS only, open CORS. Answers are memoized "
+        "manifest per vault for deposits, zaps and withdrawals. GET, HEAD and OPTIONS only, open CORS. Answers are memoized "
         "server-side for their s-maxage (vaults 15 s, health 10 s, gauges, tokens and history 60 s, user positions 10 s). "
         "History and user P&L come from the warehouse's indexed vault events and hour/day rows. Rate limit: best-effort "
         "token bucket per client address and worker, burst VAULT_API_RATE_BURST (default 60) then "

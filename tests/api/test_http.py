@@ -57,7 +57,7 @@ def test_cors_everywhere_and_preflight(fresh):
     )
     assert r.status_code == 204 and r.content == b""
     assert r.headers["access-control-allow-origin"] == "*"
-    assert r.headers["access-control-allow-methods"] == "GET, OPTIONS"
+    assert r.headers["access-control-allow-methods"] == "GET, HEAD, OPTIONS"
     assert r.headers["access-control-allow-headers"] == "if-none-match"
 
 
@@ -100,7 +100,7 @@ def test_not_found_and_method_not_allowed(fresh):
     for method in ("POST", "PUT", "DELETE", "PATCH"):
         r = fresh.request(method, "/api/stats/protocol")
         assert r.status_code == 405 and r.json()["error"]["code"] == "method_not_allowed"
-        assert r.headers["allow"] == "GET, OPTIONS"
+        assert r.headers["allow"] == "GET, HEAD, OPTIONS"
 
 
 def test_identical_requests_get_identical_bytes(fresh):

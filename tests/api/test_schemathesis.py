@@ -3,7 +3,7 @@
 Every operation of the contract is exercised with Schemathesis's generated requests, valid and
 invalid (its coverage phase: boundary and just-out-of-bounds values of every parameter, wrong
 types, unsupported methods; its fuzzing phase: up to `MAX_EXAMPLES` random cases, positive and
-negative; about 1,900 requests over the 32 operations), sent over HTTP to the `fresh` API
+negative), for the GET, HEAD and OPTIONS operation of every route, sent over HTTP to the `fresh` API
 (seeded protocol, market and governance rows; the devnet chain RPC behind /live/dynamic-fees).
 Each response must be no 5xx, a status code the operation documents, the documented content
 type, and a body and headers matching the documented schemas; invalid input must be refused
@@ -58,7 +58,7 @@ def test_the_fuzzed_contract_is_the_whole_stats_surface():
     assert sorted(CONTRACT["paths"]) == sorted(FAMILY.full_path(route) for route in FAMILY.routes)
     assert not any(path.startswith(CRON_PATH.rsplit("/", 1)[0]) for path in CONTRACT["paths"])  # internal: never published
     operations = [result.ok().label for result in schema.get_all_operations()]
-    assert len(operations) == 2 * len(FAMILY.routes)  # GET and the OPTIONS preflight of every route
+    assert len(operations) == 3 * len(FAMILY.routes)  # GET, HEAD and the OPTIONS preflight of every route
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,187 @@
+"""Content coding of response bodies (RFC 9110 8.4, 12.5.3): Accept-Encoding negotiation, the
+encoders (br, zstd, gzip), a bounded memo of encoded answers (a cached answer is encoded once
+per coding), the strong ETag of an encoded variant, and `negotiated()`, the wrapper that applies
+all of it to a route.
+
+- A body is encoded when it is at least `MIN_SIZE` bytes and the client accepts a coding; the
+  client's q-values decide, the server's order (`CODINGS`) breaks ties. `identity` is chosen when
+  the client rates it above every coding; when the client refuses identity too and accepts no
+  coding, the body is sent unencoded (the RFC allows it; no 406).
+- Every response a route may encode carries `Vary: Accept-Encoding`, its 304s and HEADs too.
+- A HEAD answer gets the headers of the GET it mirrors: the endpoint builds the same response,
+  this module encodes it the same way, and Sanic sends the headers (Content-Length of the body
+  GET would send) without the body.
+- Weak ETags (`W/"snap-..."`) are shared by every coding of one snapshot; a strong ETag gets the
+  coding as a suffix inside the quotes (`"abc"` -> `"abc-gzip"`, RFC 9110 8.8.3), and
+  `etag_matches_any` accepts the tag of any coding of the same representation.
+"""
+from __future__ import annotations
+
+import re
+import zlib
+from collections import OrderedDict
+from typing import Any, Awaitable, Callable
+
+import brotli
+from sanic import Request
+from sanic.response import HTTPResponse
+
+from .envelope import NO_STORE
+
+try:  # the standard library from Python 3.14 (PEP 784), its backport before
+    from compression import zstd
+except ImportError:  # pragma: no cover - depends on the interpreter
+    from backports import zstd
+
+MIN_SIZE = 1024  # below this, the coding's headers and CPU cost more than the bytes saved
+VARY = "Accept-Encoding"
+MEMO_MAX_ENTRIES = 1024
+MEMO_MAX_BYTES = 64 * 1024 * 1024  # bodies and their encodings held by the memo, all codings together
+NEGOTIATION_MEMO = 256  # distinct Accept-Encoding values remembered (clients send a handful)
+
+# Server preference among codings the client rates equally: br and zstd make JSON smaller than
+# gzip. Levels suit bodies encoded once per snapshot and then served from the memo.
+CODINGS: dict[str, Callable[[bytes], bytes]] = {
+    "br": lambda body: brotli.compress(body, quality=5),
+    "zstd": lambda body: zstd.compress(body, level=3),
+    "gzip": lambda body: zlib.compress(body, 6, wbits=31),  # wbits=31: the gzip container, mtime 0
+}
+ALIASES = {"x-gzip": "gzip"}  # RFC 9110 8.4.1.3
+_QVALUE = re.compile(r"(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)")
+
+Negotiated = tuple[str | None, bool]  # (coding or None for identity, identity refused)
+
+
+def parse_accept_encoding(header: str) -> Negotiated:
+    """The coding to send for an Accept-Encoding value, and whether the client refused identity."""
+    weights: dict[str, float] = {}
+    for member in header.split(","):
+        name, _, params = member.partition(";")
+        name = name.strip().lower()
+        if not name:
+            continue
+        weight = 1.0
+        for param in params.split(";"):
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                value = value.strip()
+                if not _QVALUE.fullmatch(value):
+                    break  # a malformed weight: the member says nothing
+                weight = float(value)
+        else:
+            name = ALIASES.get(name, name)
+            weights[name] = max(weight, weights.get(name, 0.0))
+    star = weights.get("*")
+    best, best_q = None, 0.0
+    for coding in CODINGS:
+        q = weights.get(coding, star)
+        if q is not None and q > best_q:  # strictly greater: ties keep the server's order
+            best, best_q = coding, q
+    identity_q = weights.get("identity", star)
+    if best is not None and identity_q is not None and identity_q > best_q:
+        best = None
+    return best, identity_q == 0.0
+
+
+def etag_variant(etag: str, coding: str | None) -> str:
+    """The ETag of `coding`'s variant: weak tags are shared, strong ones get a suffix."""
+    if coding is None or etag.startswith("W/"):
+        return etag
+    return f'{etag[:-1]}-{coding}"'
+
+
+def etag_matches_any(if_none_match: str | None, etag: str) -> bool:
+    """Weak comparison (RFC 9110 13.1.2) against `etag` or the tag of any coding of it."""
+    if not if_none_match:
+        return False
+    opaque = etag[2:] if etag.startswith("W/") else etag
+    variants = {opaque, *(etag_variant(opaque, coding) for coding in CODINGS)}
+    for candidate in if_none_match.split(","):
+        candidate = candidate.strip()
+        if candidate == "*" or (candidate[2:] if candidate.startswith("W/") else candidate) in variants:
+            return True
+    return False
+
+
+class Encodings:
+    """Per worker: negotiation results per Accept-Encoding value, and the encoded variants of
+    answers by (body, coding). A cached answer is served as the very same bytes object, whose
+    hash Python keeps, so a hit costs a dict lookup; a memoized /api/v1 answer is rebuilt as
+    equal bytes, hashed once per request."""
+
+    def __init__(self, max_entries: int = MEMO_MAX_ENTRIES, max_bytes: int = MEMO_MAX_BYTES):
+        self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self._negotiated: dict[str, Negotiated] = {}
+        self._variants: OrderedDict[tuple[bytes, str], bytes] = OrderedDict()
+        self._bytes = 0
+
+    def negotiate(self, header: str) -> Negotiated:
+        found = self._negotiated.get(header)
+        if found is None:
+            if len(self._negotiated) >= NEGOTIATION_MEMO:
+                self._negotiated.clear()
+            found = self._negotiated[header] = parse_accept_encoding(header)
+        return found
+
+    def coding_for(self, accept_encoding: str | None, size: int) -> str | None:
+        """The coding a body of `size` bytes is sent in, None for identity."""
+        if accept_encoding is None:
+            return None
+        coding, identity_refused = self.negotiate(accept_encoding)
+        if size < MIN_SIZE and not identity_refused:
+            return None
+        return coding
+
+    def encode(self, body: bytes, coding: str, keep: bool) -> bytes:
+        """`body` in `coding`; `keep`: the answer may be served again, so remember the result."""
+        key = (body, coding)
+        encoded = self._variants.get(key)
+        if encoded is not None:
+            self._variants.move_to_end(key)
+            return encoded
+        encoded = CODINGS[coding](body)
+        size = len(body) + len(encoded)  # the memo holds both
+        if keep and size <= self.max_bytes:
+            self._variants[key] = encoded
+            self._bytes += size
+            while len(self._variants) > self.max_entries or self._bytes > self.max_bytes:
+                (old_body, _), old = self._variants.popitem(last=False)
+                self._bytes -= len(old_body) + len(old)
+        return encoded
+
+    def apply(self, request: Request, response: HTTPResponse) -> HTTPResponse:
+        """Encode `response` in place as negotiated for `request` and add Vary."""
+        headers = response.headers
+        headers["vary"] = VARY
+        body = response.body
+        if not body:  # 304, 204
+            return response
+        coding = self.coding_for(request.headers.get("accept-encoding"), len(body))
+        if coding is None:
+            return response
+        # a no-store answer (health) is built anew for each request: nothing to remember
+        response.body = self.encode(body, coding, keep=headers.get("cache-control") != NO_STORE)
+        headers["content-encoding"] = coding
+        etag = headers.get("etag")
+        if etag is not None:
+            headers["etag"] = etag_variant(etag, coding)
+        return response
+
+    def __len__(self) -> int:
+        return len(self._variants)
+
+
+def negotiated(endpoint: Callable[..., Awaitable[HTTPResponse]]) -> Callable[..., Awaitable[HTTPResponse]]:
+    """`endpoint` with its answers encoded (app.ctx.encodings); CORS preflights left as they are.
+    A wrapper, not response middleware: Sanic dispatches two signals around every middleware
+    call, which a cached answer cannot afford."""
+
+    async def encoded(request: Request, **path_args: Any) -> HTTPResponse:
+        response = await endpoint(request, **path_args)
+        if request.method == "OPTIONS":
+            return response
+        return request.app.ctx.encodings.apply(request, response)
+
+    encoded.__name__ = endpoint.__name__
+    return encoded
