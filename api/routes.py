@@ -13,8 +13,9 @@ GET and HEAD run the same pipeline (a HEAD answer is the GET's without its body)
 the CORS preflight.
 
 Handler contract: `async def handler(ctx: RequestContext) -> data`, where `data` is the
-JSON-ready `data` member. Raise `ApiError` for a deliberate non-200 answer; any other exception
-is a warehouse failure: 500 `<error_prefix>_query_failed` with a generic message, logged once.
+JSON-ready `data` member (anything orjson encodes, the `orjson.Fragment` of `ctx.json`
+included). Raise `ApiError` for a deliberate non-200 answer; any other exception is a warehouse
+failure: 500 `<error_prefix>_query_failed` with a generic message, logged once.
 """
 from __future__ import annotations
 
