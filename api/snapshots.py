@@ -83,7 +83,7 @@ class SnapshotPointer:
         for chain_id, snapshot_at, run_id, block_number, sources in result.result_rows:
             snapshot = Snapshot.from_row(snapshot_at, run_id, block_number, sources)
             current = self.latest.get(int(chain_id))
-            if current is None or snapshot.unix > current.unix:  # forward only
+            if current is None or snapshot.unix >= current.unix:  # forward only (a re-run of the same time may update its run)
                 self.latest[int(chain_id)] = snapshot
         self.refreshed_at = self.clock()
 
