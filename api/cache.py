@@ -4,7 +4,7 @@ single-flight fills (concurrent misses of one key await one computation).
 
 Its users:
 
-- `ResponseCache`, the encoded answers of /api/stats snapshot routes: no TTL, the key holds
+- `ResponseCache`, the answers of snapshot routes (api/prepared.py `Answer`): no TTL, the key holds
   snapshotAt, so a new snapshot changes every key and the size bound drops the old ones;
 - the per-worker memo `app.ctx.memo` (api/app.py), values kept for a TTL: the /api/v1 vault book
   and answers, the /api/stats/live/* chain reads.
@@ -16,10 +16,10 @@ import time
 from collections import OrderedDict
 from typing import Any, Awaitable, Callable, Hashable
 
-DEFAULT_MAX_ENTRIES = 2048
+from .prepared import Answer
 
+DEFAULT_MAX_ENTRIES = 2048
 CacheKey = tuple[str, Hashable, str]  # (route name, normalized parameters, snapshotAt)
-CachedResponse = tuple[bytes, dict[str, str]]  # body and headers, exactly as first sent
 
 
 class Cache:
@@ -78,19 +78,19 @@ class Cache:
 
 
 class ResponseCache:
-    """The answers of snapshot routes, (body, headers) exactly as first sent, so identical
-    requests between two snapshots get identical bytes (`meta.generatedAt` included)."""
+    """The answers of snapshot routes, exactly as first sent, so identical requests between two
+    snapshots get identical bytes (`meta.generatedAt` included)."""
 
     def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES):
         self._cache = Cache(max_entries)
 
-    def get(self, key: CacheKey) -> CachedResponse | None:
+    def get(self, key: CacheKey) -> Answer | None:
         return self._cache.peek(key)
 
-    def put(self, key: CacheKey, body: bytes, headers: dict[str, str]) -> CachedResponse:
-        return self._cache.put(key, (body, headers))
+    def put(self, key: CacheKey, answer: Answer) -> Answer:
+        return self._cache.put(key, answer)
 
-    async def fill(self, key: CacheKey, compute: Callable[[], Awaitable[CachedResponse]]) -> CachedResponse:
+    async def fill(self, key: CacheKey, compute: Callable[[], Awaitable[Answer]]) -> Answer:
         """The cached answer of `key`, else the one `compute()` encodes (single-flight)."""
         return await self._cache.get(key, None, compute)
 

@@ -1,7 +1,8 @@
 """Content coding of response bodies (RFC 9110 8.4, 12.5.3): Accept-Encoding negotiation, the
 encoders (br, zstd, gzip), a bounded memo of encoded answers (a cached answer is encoded once
-per coding), the strong ETag of an encoded variant, and `negotiated()`, the wrapper that applies
-all of it to a route.
+per coding), the strong ETag of an encoded variant, `Encodings.respond` for cached answers (their
+header block encoded once per coding, api/prepared.py) and `negotiated()`, the wrapper that
+applies all of it to a route's other responses.
 
 - A body is encoded when it is at least `MIN_SIZE` bytes and the client accepts a coding; the
   client's q-values decide, the server's order (`CODINGS`) breaks ties. `identity` is chosen when
@@ -24,9 +25,11 @@ from typing import Any, Awaitable, Callable
 
 import brotli
 from sanic import Request
+from sanic.compat import Header
 from sanic.response import HTTPResponse
 
 from .envelope import NO_STORE
+from .prepared import Answer, PreparedResponse, encode_headers
 
 try:  # the standard library from Python 3.14 (PEP 784), its backport before
     from compression import zstd
@@ -88,6 +91,17 @@ def etag_variant(etag: str, coding: str | None) -> str:
     if coding is None or etag.startswith("W/"):
         return etag
     return f'{etag[:-1]}-{coding}"'
+
+
+def variant_headers(headers: dict[str, str], coding: str | None) -> dict[str, str]:
+    """The headers of a response's `coding` variant: Vary always, Content-Encoding and the
+    variant's ETag when encoded."""
+    out = {**headers, "vary": VARY}
+    if coding is not None:
+        out["content-encoding"] = coding
+        if "etag" in out:
+            out["etag"] = etag_variant(out["etag"], coding)
+    return out
 
 
 def etag_matches_any(if_none_match: str | None, etag: str) -> bool:
@@ -152,21 +166,22 @@ class Encodings:
 
     def apply(self, request: Request, response: HTTPResponse) -> HTTPResponse:
         """Encode `response` in place as negotiated for `request` and add Vary."""
-        headers = response.headers
-        headers["vary"] = VARY
         body = response.body
-        if not body:  # 304, 204
-            return response
-        coding = self.coding_for(request.headers.get("accept-encoding"), len(body))
-        if coding is None:
-            return response
-        # a no-store answer (health) is built anew for each request: nothing to remember
-        response.body = self.encode(body, coding, keep=headers.get("cache-control") != NO_STORE)
-        headers["content-encoding"] = coding
-        etag = headers.get("etag")
-        if etag is not None:
-            headers["etag"] = etag_variant(etag, coding)
+        coding = self.coding_for(request.headers.get("accept-encoding"), len(body)) if body else None  # not a 304, 204
+        if coding is not None:
+            # a no-store answer (health) is built anew for each request: nothing to remember
+            response.body = self.encode(body, coding, keep=response.headers.get("cache-control") != NO_STORE)
+        response.headers = Header(variant_headers(dict(response.headers), coding))
         return response
+
+    def respond(self, request: Request, answer: Answer, status: int = 200) -> PreparedResponse:
+        """`answer` as negotiated for `request`, its header block encoded once per coding."""
+        coding = self.coding_for(request.headers.get("accept-encoding"), len(answer.body))
+        block = answer.blocks.get(coding)
+        if block is None:
+            block = answer.blocks[coding] = encode_headers(variant_headers(answer.headers, coding))
+        body = answer.body if coding is None else self.encode(answer.body, coding, keep=True)
+        return PreparedResponse(body, status, block)
 
     def __len__(self) -> int:
         return len(self._variants)
@@ -179,7 +194,7 @@ def negotiated(endpoint: Callable[..., Awaitable[HTTPResponse]]) -> Callable[...
 
     async def encoded(request: Request, **path_args: Any) -> HTTPResponse:
         response = await endpoint(request, **path_args)
-        if request.method == "OPTIONS":
+        if request.method == "OPTIONS" or isinstance(response, PreparedResponse):  # negotiated already
             return response
         return request.app.ctx.encodings.apply(request, response)
 

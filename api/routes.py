@@ -5,9 +5,10 @@ of routing, validation, caching, error codes and the OpenAPI contract (`api/open
 the served surface and the published one cannot drift. `blueprint()` turns a family into a
 Sanic blueprint whose every route runs the same pipeline:
 
-    validate parameters -> the latest successful snapshot (snapshot routes; the worker's pointer)
-    -> If-None-Match: 304 -> per-snapshot cache hit, else handler (one data query) -> envelope
-    -> content coding (api/compression.py)
+    validate parameters (a query string validated before is not parsed again) -> the latest
+    successful snapshot (snapshot routes; the worker's pointer) -> If-None-Match: 304 ->
+    per-snapshot cache hit, else handler (one data query) -> envelope -> content coding
+    (api/compression.py; a cached answer's header block is encoded once, api/prepared.py)
 
 GET and HEAD run the same pipeline (a HEAD answer is the GET's without its body); OPTIONS is
 the CORS preflight.
@@ -27,21 +28,22 @@ from typing import Any, Awaitable, Callable
 from sanic import Blueprint, Request, Sanic
 from sanic.response import HTTPResponse
 
-from .compression import negotiated
+from .compression import negotiated, variant_headers
 from .envelope import (
     ALLOWED_METHODS,
+    JSON,
     STATS_ENVELOPE,
     Envelope,
     error_response,
     etag_matches,
     json_response,
-    not_modified,
     preflight,
     success_body,
     success_headers,
 )
 from .errors import ApiError
 from .guide import STATS_GUIDE, Guide
+from .prepared import Answer, HeaderBlock, PreparedResponse, encode_headers
 from .snapshots import SNAPSHOT_UNAVAILABLE, Snapshot, SnapshotPointer
 from .sql import QueryBook
 from .validation import UNKNOWN_PARAMETER, Param, ParamParser, snake
@@ -187,6 +189,11 @@ def log_failure(request: Request, status: int, code: str, detail: str) -> None:
     log.log(level, "%s %s -> %d %s: %s", request.method, target[:500], status, code, detail)
 
 
+# Raw query strings (with path arguments) a route has validated, per worker: a repeated request
+# skips parsing. Cleared when full; clients repeat a handful of spellings.
+VALIDATED_MAX_ENTRIES = 4096
+
+
 def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = None) -> Callable[..., Awaitable[HTTPResponse]]:
     parser = ParamParser(route.params)
     failed_code = route.query_failed_code
@@ -195,6 +202,25 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
     cache_seconds = route.cache_seconds
     static_headers = success_headers(cache_seconds, None)
     envelope = family.envelope
+    validated: dict[tuple, tuple[dict[str, Any], tuple]] = {}  # raw -> (parameters, their cache key)
+    not_modified_of: dict[str, HeaderBlock] = {}  # snapshotAt -> the 304's headers (one entry)
+
+    def parse(request: Request, path_args: dict[str, str]) -> tuple[dict[str, Any], tuple]:
+        raw = (request.query_string, *path_args.values())
+        found = validated.get(raw)
+        if found is None:
+            params = parser.parse(request.query_string, path_args)
+            if len(validated) >= VALIDATED_MAX_ENTRIES:
+                validated.clear()
+            found = validated[raw] = (params, tuple(sorted(params.items())))
+        return found
+
+    def not_modified(snapshot: Snapshot) -> PreparedResponse:
+        block = not_modified_of.get(snapshot.at_iso)
+        if block is None:
+            not_modified_of.clear()
+            block = not_modified_of[snapshot.at_iso] = encode_headers(variant_headers(success_headers(cache_seconds, snapshot), None))
+        return PreparedResponse(b"", 304, block)
 
     async def endpoint(request: Request, **path_args: str) -> HTTPResponse:
         if request.method == "OPTIONS":
@@ -204,27 +230,21 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
         try:
             if limiter is not None:
                 limiter.check(request)
-            params = parser.parse(request.query_string, path_args)
-            if route.snapshot:
-                pointer: SnapshotPointer = app.ctx.snapshots
-                snapshot = await pointer.resolve(lambda: warehouse_client(app), chain_id)
-                headers = success_headers(cache_seconds, snapshot)
-                if etag_matches(request.headers.get("if-none-match"), snapshot.etag):
-                    return not_modified(headers)
-            else:
-                headers = static_headers
-            ctx = RequestContext(app, route, params, snapshot, chain_id, queries)
-
-            async def answer() -> tuple[bytes, dict[str, str]]:
+            params, params_key = parse(request, path_args)
+            if not route.snapshot:
+                ctx = RequestContext(app, route, dict(params), None, chain_id, queries)
                 data = await route.handler(ctx)
-                return success_body(data, envelope.success_meta(snapshot, cache_seconds, route.sources, ctx.meta)), headers
-
-            if snapshot is not None:
-                key = (route.name, tuple(sorted(params.items())), snapshot.at_iso)
-                body, headers = await app.ctx.cache.fill(key, answer)
-            else:
-                body, headers = await answer()
-            return json_response(body, 200, headers)
+                body = success_body(data, envelope.success_meta(None, cache_seconds, route.sources, ctx.meta))
+                return json_response(body, 200, static_headers)
+            pointer: SnapshotPointer = app.ctx.snapshots
+            snapshot = await pointer.resolve(lambda: warehouse_client(app), chain_id)
+            if etag_matches(request.headers.get("if-none-match"), snapshot.etag):
+                return not_modified(snapshot)
+            key = (route.name, params_key, snapshot.at_iso)
+            answer = app.ctx.cache.get(key)
+            if answer is None:
+                answer = await app.ctx.cache.fill(key, lambda: compute(app, dict(params), snapshot))
+            return app.ctx.encodings.respond(request, answer)
         except ApiError as err:
             log_failure(request, err.status, err.code, err.message)
             return error_response(err, meta_=envelope.failure_meta(snapshot.sources if snapshot else route.sources))
@@ -232,6 +252,12 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
             log_failure(request, 500, failed_code, _one_line(exc))
             failure = ApiError(500, failed_code, failed_message)
             return error_response(failure, meta_=envelope.failure_meta(snapshot.sources if snapshot else route.sources))
+
+    async def compute(app: Sanic, params: dict[str, Any], snapshot: Snapshot) -> Answer:
+        ctx = RequestContext(app, route, params, snapshot, chain_id, queries)
+        data = await route.handler(ctx)
+        body = success_body(data, envelope.success_meta(snapshot, cache_seconds, route.sources, ctx.meta))
+        return Answer(body, {**success_headers(cache_seconds, snapshot), "content-type": JSON})
 
     endpoint.__name__ = route.name
     return endpoint

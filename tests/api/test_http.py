@@ -118,3 +118,23 @@ def test_concurrent_first_requests_agree(fresh):
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         bodies = list(pool.map(lambda _: fresh.get(path).content, range(16)))
     assert len(set(bodies)) == 1
+
+
+def test_a_query_string_is_validated_until_it_is_valid_and_each_spelling_is_one_answer(fresh):
+    # the worker remembers query strings it has validated (api/routes.py); an invalid one never is
+    for _ in range(3):
+        r = fresh.get("/api/stats/pools?limit=0&sort=tvl")
+        assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_limit"
+    spellings = ["/api/stats/pools?sort=tvl&limit=3", "/api/stats/pools?limit=3&sort=tvl",
+                 "/api/stats/pools?limit=3&sort=tvl"]
+    bodies = {fresh.get(path).content for path in spellings}
+    assert len(bodies) == 1 and len(fresh.get(spellings[0]).json()["data"]) == 3
+    assert fresh.get("/api/stats/pools?sort=tvl&limit=3&sort=tvl").status_code == 400  # still parsed anew
+
+
+def test_header_blocks_refuse_control_characters():
+    from ve_analytics.api.prepared import encode_headers
+
+    assert encode_headers({"etag": 'W/"snap-1"'}) == ((b"etag", b'W/"snap-1"'),)
+    with pytest.raises(ValueError, match="control character"):
+        encode_headers({"etag": "a\r\nset-cookie: x"})

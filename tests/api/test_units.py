@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ve_analytics.api.cache import ResponseCache
+from ve_analytics.api.prepared import Answer
 from ve_analytics.api.envelope import cache_control, etag_matches
 from ve_analytics.api.errors import ApiError
 from ve_analytics.api.snapshots import Snapshot
@@ -138,14 +139,14 @@ def test_cache_control_values():
 def test_cache_is_bounded_lru_and_first_write_wins():
     cache = ResponseCache(2)
     a, b, c = ("r", (), "s1"), ("r", (("days", 1),), "s1"), ("r", (), "s2")
-    assert cache.put(a, b"first", {}) == (b"first", {})
-    assert cache.put(a, b"second", {}) == (b"first", {})  # concurrent misses send the same bytes
-    cache.put(b, b"b", {})
+    assert cache.put(a, Answer(b"first", {})).body == b"first"
+    assert cache.put(a, Answer(b"second", {})).body == b"first"  # concurrent misses send the same bytes
+    cache.put(b, Answer(b"b", {}))
     cache.get(a)
-    cache.put(c, b"c", {})  # evicts b, the least recently used
+    cache.put(c, Answer(b"c", {}))  # evicts b, the least recently used
     assert cache.get(b) is None and cache.get(a) is not None and len(cache) == 2
     disabled = ResponseCache(0)
-    assert disabled.put(a, b"x", {}) == (b"x", {}) and disabled.get(a) is None
+    assert disabled.put(a, Answer(b"x", {})).body == b"x" and disabled.get(a) is None
 
 
 def test_flow_windows_from_the_window_end():
