@@ -2,8 +2,10 @@
 
 At one worker count and one concurrency, in one run: requests/s of a Sanic hello-world with as
 many workers as the API, then of cached 200s (`/api/stats/protocol`, a 500-row route, the
-365-day history) and of 304s, each as a ratio to the hello-world's (goals: cached 200 at least
-0.8, 304 at least 1.0), with the errors wrk saw (goal 0). Then a soak of mixed requests (wrk
+365-day history, the latter also brotli-coded as a browser asks) and of 304s, each as a ratio to
+the hello-world's (goals: cached 200 at least 0.8, 304 at least 1.0), with the errors wrk saw
+(goal 0). A body of more than a few KB costs its bytes whatever serves it, so such a route is
+also measured against the hello-world sending a body of the same size (bench/hello.py). Then a soak of mixed requests (wrk
 cycling through every measured path, 200s and 304s) with the resident memory of the warehouse
 and of the API (all its processes) before and after (goal: growth at most 10%) and its errors.
 Warehouse queries are counted from the embedded warehouse's query log (WAREHOUSE_QUERY_LOG,
@@ -20,6 +22,7 @@ import shutil
 import statistics
 import subprocess
 import tempfile
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +34,7 @@ SECONDS = 5
 ROUNDS = 3
 SOAK_REQUESTS = 20_000
 GOAL_CACHED, GOAL_304, GOAL_MEMORY = 0.8, 1.0, 0.10
+FLOOR_MIN_BYTES = 8192  # a body this large costs its bytes: also measured against a hello-world of its size
 
 
 def ensure_wrk() -> str | None:
@@ -80,6 +84,13 @@ def wrk(binary: str, url: str, *, seconds: int = SECONDS, headers: dict[str, str
 
 
 POINTER_MARK = "argMax(snapshot_at"  # in latest_snapshots.sql, the pointers' refresh
+
+
+def _body_size(url: str, headers: dict[str, str]) -> int:
+    """Bytes of the body sent for `url` with `headers` (content-coded if they ask for it)."""
+    request = urllib.request.Request(url, headers=dict(headers))
+    with urllib.request.urlopen(request) as response:  # noqa: S310 - the bench's own local API
+        return len(response.read())
 
 
 def log_size(path: Path | None) -> int:
@@ -158,30 +169,40 @@ def report(*, hello_url: str, api_url: str, routes: dict[str, str], etag_path: s
         print("\nload figures skipped: wrk is not installed and could not be installed (apt-get)")
         return
     print(f"\nload (wrk -t{THREADS} -c{CONNECTIONS} -d{SECONDS}s, keep-alive; API and hello-world with "
-          f"{workers} worker{'s' if workers != 1 else ''} each):", flush=True)
+          f"{workers} worker{'s' if workers != 1 else ''} each; each figure the median of {ROUNDS} runs, each run "
+          f"paired with hello-world runs just before it):", flush=True)
     for path in routes.values():
         wrk(binary, api_url + path, seconds=1)  # warm every worker's cache
     offset = log_size(query_log)
     cases = [(f"cached 200 {label}", path, {}, GOAL_CACHED) for label, path in routes.items()]
+    large_label, large_path = list(routes.items())[-1]
+    cases.append((f"cached 200 {large_label}, br", large_path, {"Accept-Encoding": "br"}, GOAL_CACHED))
     cases.append((f"304 {etag_path}", etag_path, {"If-None-Match": etag}, GOAL_304))
     served, hellos = 0, []
     for name, path, headers, goal in cases:
-        # each run paired with a hello-world run just before it, ROUNDS times: this machine's
-        # throughput drifts by more than the ratios measured, within a minute
-        ratios, rates, errors = [], [], 0
+        size = _body_size(api_url + path, headers)
+        # this machine's throughput drifts by more than the ratios measured, within a minute: each
+        # run is paired with a hello-world run just before it, and (for a body of more than a few
+        # KB) with a run of the hello-world sending as many bytes, the framework's floor for it
+        ratios, floors, rates, errors = [], [], [], 0
         for _ in range(ROUNDS):
-            hello = wrk(binary, hello_url)
+            hello = wrk(binary, hello_url + "/hello")
+            floor = wrk(binary, f"{hello_url}/bytes/{size}") if size > FLOOR_MIN_BYTES else None
             r = wrk(binary, api_url + path, headers=headers)
             hellos.append(hello.rps)
             ratios.append(r.rps / hello.rps)
+            if floor is not None:
+                floors.append(r.rps / floor.rps)
+                errors += floor.errors
             rates.append(r.rps)
             served += r.requests
             errors += r.errors + hello.errors
         ratio = statistics.median(ratios)
         verdict = "met" if ratio >= goal else "not met"
-        print(f"  {name:34s} {statistics.median(rates):9,.0f} req/s  = {ratio:4.2f} x hello, median of {ROUNDS} "
-              f"paired runs ({min(ratios):.2f}..{max(ratios):.2f}; goal >= {goal}: {verdict})  errors {errors}")
-    print(f"  {'hello-world':34s} {statistics.median(hellos):9,.0f} req/s median ({min(hellos):,.0f}..{max(hellos):,.0f})")
+        same = f"; {statistics.median(floors):4.2f} x hello sending the same {size:,} bytes" if floors else ""
+        print(f"  {name:38s} {statistics.median(rates):9,.0f} req/s = {ratio:4.2f} x hello ({min(ratios):.2f}..{max(ratios):.2f}; "
+              f"goal >= {goal}: {verdict}){same}  errors {errors}")
+    print(f"  {'hello-world':38s} {statistics.median(hellos):9,.0f} req/s median ({min(hellos):,.0f}..{max(hellos):,.0f})")
     if query_log is not None:
         counts, refreshes, offset = _queries(query_log, offset, api_user)
         print(f"  warehouse queries during those {served:,} cached and 304 requests: {sum(counts.values())} "

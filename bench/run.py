@@ -321,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         etag = http.get(api_url + "/api/stats/protocol").headers["etag"]
         by_name = {svc.name: svc for svc in services}
         load_report(
-            hello_url=f"http://127.0.0.1:{ports['hello']}/hello", api_url=api_url,
+            hello_url=f"http://127.0.0.1:{ports['hello']}", api_url=api_url,
             routes={"/protocol": "/api/stats/protocol",
                     "500-row /pools": "/api/stats/pools?sort=volume24h&type=all&limit=500&minTvl=0",
                     "365-day /protocol/history": "/api/stats/protocol/history?days=365"},
