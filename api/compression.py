@@ -119,9 +119,8 @@ def etag_matches_any(if_none_match: str | None, etag: str) -> bool:
 
 class Encodings:
     """Per worker: negotiation results per Accept-Encoding value, and the encoded variants of
-    answers by (body, coding). A cached answer is served as the very same bytes object, whose
-    hash Python keeps, so a hit costs a dict lookup; a memoized /api/v1 answer is rebuilt as
-    equal bytes, hashed once per request."""
+    answers by (body, coding). A cached or memoized answer is served as the very same bytes
+    object, whose hash Python keeps, so a hit costs a dict lookup."""
 
     def __init__(self, max_entries: int = MEMO_MAX_ENTRIES, max_bytes: int = MEMO_MAX_BYTES):
         self.max_entries = max_entries

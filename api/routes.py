@@ -83,6 +83,7 @@ class Route:
     errors: tuple[ErrorDoc, ...] = ()
     tags: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()  # meta.source of a non-snapshot route (e.g. ("chain-rpc",) for /live/)
+    memoized: bool = False  # a non-snapshot route's answer is kept per parameters for cache_seconds (per worker)
 
     @property
     def query_failed_code(self) -> str:
@@ -204,6 +205,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
     envelope = family.envelope
     validated: dict[tuple, tuple[dict[str, Any], tuple]] = {}  # raw -> (parameters, their cache key)
     not_modified_of: dict[str, HeaderBlock] = {}  # snapshotAt -> the 304's headers (one entry)
+    memo_key = (family.name, route.name) if route.memoized and cache_seconds > 0 else None
 
     def parse(request: Request, path_args: dict[str, str]) -> tuple[dict[str, Any], tuple]:
         raw = (request.query_string, *path_args.values())
@@ -232,10 +234,11 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
                 limiter.check(request)
             params, params_key = parse(request, path_args)
             if not route.snapshot:
-                ctx = RequestContext(app, route, dict(params), None, chain_id, queries)
-                data = await route.handler(ctx)
-                body = success_body(data, envelope.success_meta(None, cache_seconds, route.sources, ctx.meta))
-                return json_response(body, 200, static_headers)
+                if not memo_key:
+                    answer = await compute(app, dict(params), None)
+                    return json_response(answer.body, 200, static_headers)
+                answer = await app.ctx.memo.get((*memo_key, params_key), cache_seconds, lambda: compute(app, dict(params), None))
+                return app.ctx.encodings.respond(request, answer)
             pointer: SnapshotPointer = app.ctx.snapshots
             snapshot = await pointer.resolve(lambda: warehouse_client(app), chain_id)
             if etag_matches(request.headers.get("if-none-match"), snapshot.etag):
@@ -253,7 +256,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
             failure = ApiError(500, failed_code, failed_message)
             return error_response(failure, meta_=envelope.failure_meta(snapshot.sources if snapshot else route.sources))
 
-    async def compute(app: Sanic, params: dict[str, Any], snapshot: Snapshot) -> Answer:
+    async def compute(app: Sanic, params: dict[str, Any], snapshot: Snapshot | None) -> Answer:
         ctx = RequestContext(app, route, params, snapshot, chain_id, queries)
         data = await route.handler(ctx)
         body = success_body(data, envelope.success_meta(snapshot, cache_seconds, route.sources, ctx.meta))

@@ -53,7 +53,6 @@ def find_vault(state: BookState, key_or_address: str) -> VaultState:
     return vault
 
 
-@sources.memoized
 async def meta(ctx: RequestContext) -> dict[str, Any]:
     state = await sources.book(ctx)
     prices = await sources.prices(ctx, state)
@@ -71,7 +70,6 @@ async def meta(ctx: RequestContext) -> dict[str, Any]:
     }
 
 
-@sources.memoized
 async def health(ctx: RequestContext) -> dict[str, Any]:
     out: dict[str, Any] = {}
     chain_block = None
@@ -110,7 +108,6 @@ def _includes(raw: str | None) -> set[str]:
     return set(raw.split(",")) if raw else set()
 
 
-@sources.memoized
 async def vaults(ctx: RequestContext) -> list[dict[str, Any]]:
     state = await sources.book(ctx)
     include = _includes(ctx.params.get("include"))
@@ -128,7 +125,6 @@ async def vaults(ctx: RequestContext) -> list[dict[str, Any]]:
     return out
 
 
-@sources.memoized
 async def vault(ctx: RequestContext) -> dict[str, Any]:
     state = await sources.book(ctx)
     found = find_vault(state, ctx.params["keyOrAddress"])
@@ -140,7 +136,6 @@ async def vault(ctx: RequestContext) -> dict[str, Any]:
     return record
 
 
-@sources.memoized
 async def vaults_health(ctx: RequestContext) -> list[dict[str, Any]]:
     state = await sources.book(ctx)
     cl = [v for v in state.vaults if v.config.kind == "cl"]
@@ -154,7 +149,6 @@ async def vaults_health(ctx: RequestContext) -> list[dict[str, Any]]:
     return [r for _, r in kept]
 
 
-@sources.memoized
 async def gauges(ctx: RequestContext) -> list[dict[str, Any]]:
     """Every gauge of the latest published stats snapshot, each mapped to the vault wrapping it
     (null when none); a vault's gauge missing from the snapshot is listed with null APR."""
@@ -191,7 +185,6 @@ async def gauges(ctx: RequestContext) -> list[dict[str, Any]]:
     return out
 
 
-@sources.memoized
 async def tokens(ctx: RequestContext) -> list[dict[str, Any]]:
     state = await sources.book(ctx)
     rows = await sources.latest_rows(ctx, "token_prices", [t["address"] for v in state.vaults for t in v.tokens.values() if t.get("address")])

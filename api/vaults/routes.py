@@ -47,7 +47,7 @@ INCLUDE_LIST = Param(
 
 def route(path: str, name: str, handler, summary: str, schema: dict, ttl: int, description: str, params=(), errors=(), tags=("vaults",)) -> Route:
     return Route(
-        path, name, handler, summary, schema, params=tuple(params), cache_seconds=ttl, snapshot=False,
+        path, name, handler, summary, schema, params=tuple(params), cache_seconds=ttl, snapshot=False, memoized=True,
         description=description, errors=tuple(errors) + COMMON_ERRORS, tags=tags, sources=("chain-rpc",),
     )
 

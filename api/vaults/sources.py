@@ -1,13 +1,13 @@
 """The upstreams of /api/v1 as handlers see them: the memoized chain read of the vault book
 (one block per answer, single-flight), the warehouse's latest published prices and APRs, and the
-health probes; `memoized`, which keeps a handler's answer for its route's cache_seconds. The
-memo (api/cache.py) and the chain reader are the worker's (`app.ctx`)."""
+health probes. The memo (api/cache.py) and the chain reader are the worker's (`app.ctx`); every
+route's answer is kept for its cache_seconds by the pipeline (`Route.memoized`, api/routes.py)."""
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import httpx
 
@@ -78,24 +78,6 @@ async def user_events(ctx: RequestContext, user: str, vaults: list[str], block: 
     except Exception as exc:  # noqa: BLE001 - a warehouse failure degrades the answer, values become null
         log.warning("vault API: user_events failed: %s", type(exc).__name__)
         return None
-
-
-def memoized(handler: Callable[[RequestContext], Awaitable[Any]]) -> Callable[[RequestContext], Awaitable[Any]]:
-    """Memoize a handler's data and meta members per route and validated parameters for the
-    route's cache_seconds (the same number as s-maxage), single-flight."""
-
-    async def run(ctx: RequestContext) -> Any:
-        async def compute() -> tuple[Any, dict[str, Any]]:
-            data = await handler(ctx)
-            return data, dict(ctx.meta)
-
-        key = ("vaults", ctx.route.name, tuple(sorted(ctx.params.items())))
-        data, meta = await ctx.app.ctx.memo.get(key, ctx.route.cache_seconds, compute)
-        ctx.meta.update(meta)
-        return data
-
-    run.__name__ = handler.__name__
-    return run
 
 
 async def subgraph_head(ctx: RequestContext) -> dict[str, Any]:

@@ -14,7 +14,6 @@ from .positions import interaction, portfolio, position, vault_known, vault_ref
 from .records import _scaled, checksum
 
 
-@sources.memoized
 async def vault_history(ctx: RequestContext) -> dict[str, Any]:
     state = await sources.book(ctx)
     found = find_vault(state, ctx.params["keyOrAddress"])
@@ -43,7 +42,6 @@ def _by_vault(events: list[dict[str, Any]] | None) -> dict[str, list[dict[str, A
     return out
 
 
-@sources.memoized
 async def user_positions(ctx: RequestContext) -> dict[str, Any]:
     user = ctx.params["address"]
     state = await sources.book(ctx)
@@ -69,7 +67,6 @@ async def user_positions(ctx: RequestContext) -> dict[str, Any]:
     return {"address": checksum(user), "positions": records, **totals}
 
 
-@sources.memoized
 async def user_vault(ctx: RequestContext) -> dict[str, Any]:
     user = ctx.params["address"]
     state = await sources.book(ctx)

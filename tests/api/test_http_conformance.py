@@ -283,7 +283,7 @@ def test_a_stored_body_is_encoded_once_per_coding():
     assert encodings.encode(body, "gzip", keep=True) is first  # served from the memo
     assert gzip.decompress(first) == body
     assert encodings.encode(body, "br", keep=True) is not first and len(encodings) == 2
-    twin = bytes(bytearray(body))  # equal bytes, another object (a memoized /api/v1 answer rebuilt)
+    twin = bytes(bytearray(body))  # equal bytes, another object (the same answer computed by another request)
     assert twin is not body and encodings.encode(twin, "gzip", keep=True) is first and len(encodings) == 2
     once = b"x" * 5000
     encodings.encode(once, "gzip", keep=False)  # a no-store answer: not remembered
