@@ -24,7 +24,8 @@ from .cron import cron_blueprint
 from .discovery import discovery_blueprint
 from .envelope import ALLOWED_METHODS, error_response, status_code_name
 from .errors import ApiError
-from .routes import INTERNAL_ERROR, Family, blueprint, log_failure, warehouse_client
+from .pipeline import blueprint, log_failure
+from .routes import INTERNAL_ERROR, Family, warehouse_client
 from .ratelimit import RateLimiter
 from .snapshots import LATEST_SNAPSHOTS, SnapshotPointer
 from .sql import QueryBook

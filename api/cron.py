@@ -39,7 +39,7 @@ from sanic import Blueprint, Request
 from sanic.response import HTTPResponse
 
 from .envelope import ApiError, error_response, json_response, meta, now_iso, success_body, success_headers
-from .routes import log_failure
+from .pipeline import log_failure
 from ..core.chains import STATS_CHAIN_ID
 from ..core.config import Settings
 from ..core.epochs import QUARTER_HOUR, floor_to

@@ -1,0 +1,143 @@
+"""The request pipeline every route of every family runs, and the blueprint that serves a family:
+
+    validate parameters (a query string validated before is not parsed again) -> the latest
+    successful snapshot (snapshot routes; the worker's pointer) -> If-None-Match: 304 ->
+    per-snapshot cache hit, else handler (one data query) -> envelope -> content coding
+    (api/compression.py; a cached answer's header block is encoded once, api/prepared.py)
+
+GET and HEAD run the same pipeline (a HEAD answer is the GET's without its body); OPTIONS is
+the CORS preflight.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, Awaitable, Callable
+
+from sanic import Blueprint, Request, Sanic
+from sanic.response import HTTPResponse
+
+from .compression import negotiated, variant_headers
+from .envelope import (
+    JSON,
+    error_response,
+    etag_matches,
+    json_response,
+    preflight,
+    success_body,
+    success_headers,
+)
+from .errors import ApiError
+from .prepared import Answer, HeaderBlock, PreparedResponse, encode_headers
+from .routes import METHODS, Family, RequestContext, Route, warehouse_client
+from .snapshots import Snapshot, SnapshotPointer
+from .sql import QueryBook
+from .validation import ParamParser
+
+log = logging.getLogger("api")
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:300] if text else ''}"
+
+
+def log_failure(request: Request, status: int, code: str, detail: str) -> None:
+    target = request.path + (f"?{request.query_string}" if request.query_string else "")
+    level = logging.ERROR if status >= 500 else logging.INFO
+    log.log(level, "%s %s -> %d %s: %s", request.method, target[:500], status, code, detail)
+
+
+# Raw query strings (with path arguments) a route has validated, per worker: a repeated request
+# skips parsing. Cleared when full; clients repeat a handful of spellings.
+VALIDATED_MAX_ENTRIES = 4096
+
+
+def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = None) -> Callable[..., Awaitable[HTTPResponse]]:
+    parser = ParamParser(route.params)
+    failed_code = route.query_failed_code
+    failed_message = f"the {route.name.replace('_', ' ')} query failed; retry with backoff"
+    chain_id = family.chain_id
+    cache_seconds = route.cache_seconds
+    static_headers = success_headers(cache_seconds, None)
+    envelope = family.envelope
+    validated: dict[tuple, tuple[dict[str, Any], tuple]] = {}  # raw -> (parameters, their cache key)
+    not_modified_of: dict[str, HeaderBlock] = {}  # snapshotAt -> the 304's headers (one entry)
+    memo_key = (family.name, route.name) if route.memoized and cache_seconds > 0 else None
+
+    def parse(request: Request, path_args: dict[str, str]) -> tuple[dict[str, Any], tuple]:
+        raw = (request.query_string, *path_args.values())
+        found = validated.get(raw)
+        if found is None:
+            params = parser.parse(request.query_string, path_args)
+            if len(validated) >= VALIDATED_MAX_ENTRIES:
+                validated.clear()
+            found = validated[raw] = (params, tuple(sorted(params.items())))
+        return found
+
+    def not_modified(snapshot: Snapshot) -> PreparedResponse:
+        block = not_modified_of.get(snapshot.at_iso)
+        if block is None:
+            not_modified_of.clear()
+            block = not_modified_of[snapshot.at_iso] = encode_headers(variant_headers(success_headers(cache_seconds, snapshot), None))
+        return PreparedResponse(b"", 304, block)
+
+    async def endpoint(request: Request, **path_args: str) -> HTTPResponse:
+        if request.method == "OPTIONS":
+            return preflight(request.headers.get("access-control-request-headers"))
+        app = request.app
+        snapshot: Snapshot | None = None
+        try:
+            if limiter is not None:
+                limiter.check(request)
+            params, params_key = parse(request, path_args)
+            if not route.snapshot:
+                if not memo_key:
+                    answer = await compute(app, dict(params), None)
+                    return json_response(answer.body, 200, static_headers)
+                answer = await app.ctx.memo.get((*memo_key, params_key), cache_seconds, lambda: compute(app, dict(params), None))
+                return app.ctx.encodings.respond(request, answer)
+            pointer: SnapshotPointer = app.ctx.snapshots
+            snapshot = await pointer.resolve(lambda: warehouse_client(app), chain_id)
+            if etag_matches(request.headers.get("if-none-match"), snapshot.etag):
+                return not_modified(snapshot)
+            key = (route.name, params_key, snapshot.at_iso)
+            answer = app.ctx.cache.get(key)
+            if answer is None:
+                answer = await app.ctx.cache.fill(key, lambda: compute(app, dict(params), snapshot))
+            return app.ctx.encodings.respond(request, answer)
+        except ApiError as err:
+            log_failure(request, err.status, err.code, err.message)
+            return error_response(err, meta_=envelope.failure_meta(snapshot.sources if snapshot else route.sources))
+        except Exception as exc:  # the warehouse (or a query against it) failed
+            log_failure(request, 500, failed_code, _one_line(exc))
+            failure = ApiError(500, failed_code, failed_message)
+            return error_response(failure, meta_=envelope.failure_meta(snapshot.sources if snapshot else route.sources))
+
+    async def compute(app: Sanic, params: dict[str, Any], snapshot: Snapshot | None) -> Answer:
+        ctx = RequestContext(app, route, params, snapshot, chain_id, queries)
+        data = await route.handler(ctx)
+        body = success_body(data, envelope.success_meta(snapshot, cache_seconds, route.sources, ctx.meta))
+        return Answer(body, {**success_headers(cache_seconds, snapshot), "content-type": JSON})
+
+    endpoint.__name__ = route.name
+    return endpoint
+
+
+_TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def sanic_path(template: str) -> str:
+    """OpenAPI `{name}` path template -> Sanic `<name:str>`; validation happens in the pipeline
+    so a malformed path parameter is a 400 with its own code, not a 404."""
+    return _TEMPLATE.sub(r"<\1:str>", template)
+
+
+def blueprint(family: Family, queries: QueryBook, limiter: Any = None) -> Blueprint:
+    """`limiter`: an object with `check(request)` raising ApiError 429 (api/ratelimit.py) or None."""
+    bp = Blueprint(family.name, url_prefix=family.prefix)
+    for route in family.routes:
+        # HEAD runs the GET pipeline; Sanic sends the headers (Content-Length of the body) without it
+        endpoint = negotiated(_endpoint(family, route, queries, limiter))
+        bp.add_route(endpoint, sanic_path(route.path), methods=METHODS, name=route.name)
+    return bp
