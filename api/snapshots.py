@@ -40,14 +40,17 @@ class Snapshot:
     run_id: str
     block_number: int
     sources: tuple[str, ...]
+    indexed_at: str | None = None  # the timestamp of the block read (ISO)
+    available_at: str | None = None  # when the snapshot was published: its success row (ISO)
 
     @property
     def etag(self) -> str:
         return f'W/"snap-{self.at_iso}"'
 
     @classmethod
-    def from_row(cls, snapshot_at: datetime, run_id: str, block_number: int, sources: Any) -> "Snapshot":
-        at = snapshot_at.replace(tzinfo=timezone.utc) if snapshot_at.tzinfo is None else snapshot_at.astimezone(timezone.utc)
+    def from_row(cls, snapshot_at: datetime, run_id: str, block_number: int, sources: Any,
+                 block_timestamp: datetime | None = None, finished_at: datetime | None = None) -> "Snapshot":
+        at = _utc(snapshot_at)
         return cls(
             at_iso=iso(at),
             param=at.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3],
@@ -55,7 +58,13 @@ class Snapshot:
             run_id=run_id,
             block_number=int(block_number),
             sources=tuple(sources or ()),
+            indexed_at=None if block_timestamp is None else iso(_utc(block_timestamp)),
+            available_at=None if finished_at is None else iso(_utc(finished_at)),
         )
+
+
+def _utc(value: datetime) -> datetime:
+    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
 
 
 POINTER_REFRESH_SECONDS = 1.0
@@ -80,8 +89,8 @@ class SnapshotPointer:
 
     async def _refresh(self, client: Any) -> None:
         result = await client.query(self.query.text)
-        for chain_id, snapshot_at, run_id, block_number, sources in result.result_rows:
-            snapshot = Snapshot.from_row(snapshot_at, run_id, block_number, sources)
+        for chain_id, *row in result.result_rows:
+            snapshot = Snapshot.from_row(*row)
             current = self.latest.get(int(chain_id))
             if current is None or snapshot.unix >= current.unix:  # forward only (a re-run of the same time may update its run)
                 self.latest[int(chain_id)] = snapshot

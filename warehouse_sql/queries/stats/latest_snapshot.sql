@@ -6,7 +6,9 @@ SELECT
     snapshot_at,
     run_id,
     block_number,
-    sources
+    sources,
+    block_timestamp,
+    finished_at
 FROM snapshot_runs FINAL
 WHERE chain_id = {chain_id:UInt32}
   AND status = 'success'

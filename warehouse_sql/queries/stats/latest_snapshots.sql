@@ -8,7 +8,9 @@ SELECT
     argMax(snapshot_at, (snapshot_at, finished_at))  AS latest_at,
     argMax(run_id, (snapshot_at, finished_at))       AS latest_run_id,
     argMax(block_number, (snapshot_at, finished_at)) AS latest_block,
-    argMax(sources, (snapshot_at, finished_at))      AS latest_sources
+    argMax(sources, (snapshot_at, finished_at))      AS latest_sources,
+    argMax(block_timestamp, (snapshot_at, finished_at)) AS latest_block_time,
+    argMax(finished_at, (snapshot_at, finished_at))  AS latest_finished_at
 FROM snapshot_runs FINAL
 WHERE status = 'success'
 GROUP BY chain_id
