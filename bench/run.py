@@ -7,7 +7,7 @@ size of the dataset behind it:
   clickhouse-connect into Python rows (same warehouse, same user, same queries with the same
   parameters: every data query of the route's handler, as listed in SQL_MAP and checked against
   the handler by running it once, see bench/trace.py; the latest snapshot comes from each
-  worker's pointer, not from a query per request);
+  worker's pointer, not from a query per request), the two timed in turn request by request;
 - cached API p50 / hello-world p50: what a per-snapshot cache hit costs over the cheapest
   possible Sanic response;
 - under load (bench/load.py, wrk): requests/s of cached 200s and of 304s as ratios to the
@@ -99,23 +99,31 @@ def time_http(client: httpx.Client, url: str, n: int, headers: dict | None = Non
     return out
 
 
-def time_sql(client, calls: list[Call], n: int) -> list[float]:
-    """The route's queries through clickhouse-connect, as the API runs them per uncached request:
-    every data query of the handler with its bound values (the latest snapshot comes from the
-    worker's pointer, api/snapshots.py, not from a query per request)."""
+def time_interleaved(http: httpx.Client, url: str, client, calls: list[Call], n: int) -> tuple[list[float], list[float]]:
+    """`n` timings of the uncached API and of the route's queries through clickhouse-connect, one of
+    each in turn, so the drift of a shared machine weighs on both alike. The queries are every data
+    query of the handler with its bound values, as the API runs them per uncached request (the
+    latest snapshot comes from the worker's pointer, api/snapshots.py, not from a query)."""
 
-    def once() -> None:
+    def sql_once() -> None:
         for name, bound in calls:
             client.query(BOOK[name].text, parameters=bound).result_rows
 
-    for _ in range(min(20, n)):
-        once()
-    out = []
+    def http_once() -> None:
+        r = http.get(url)
+        if r.status_code != 200:
+            raise RuntimeError(f"{url} answered {r.status_code}: {r.text[:200]}")
+
+    for _ in range(min(20, n)):  # warm-up: connections, caches
+        http_once()
+        sql_once()
+    api, sql = [], []
     for _ in range(n):
-        t0 = time.perf_counter()
-        once()
-        out.append(time.perf_counter() - t0)
-    return out
+        for run, out in ((http_once, api), (sql_once, sql)):
+            t0 = time.perf_counter()
+            run()
+            out.append(time.perf_counter() - t0)
+    return api, sql
 
 
 def check_sql_map(client, settings: Settings, url: str, label: str, expected: tuple[tuple[str, dict], ...]) -> list[Call]:
@@ -291,7 +299,8 @@ def main(argv: list[str] | None = None) -> int:
             plan.append((label.replace(CORE, "<coreToken>"), path, calls, items(r.json())))
 
         print(f"\nrequests per figure: {args.n}, sequential, keep-alive, one client; "
-              f"raw SQL = the handler's files (column 'sql'), clickhouse-connect, same user\n")
+              f"raw SQL = the handler's files (column 'sql'), clickhouse-connect, same user, timed in turn with "
+              f"the uncached API\n")
         hello = percentiles(time_http(http, f"http://127.0.0.1:{ports['hello']}/hello", args.n))
         width = max(len(label) for label, *_ in plan)
         header = (f"{'route (/api/stats)':{width}} {'sql':>3} {'rows':>5}  {'uncached ms p50/p99':>18}  "
@@ -303,10 +312,10 @@ def main(argv: list[str] | None = None) -> int:
             return f"{p[0]*1e3:8.2f} /{p[1]*1e3:8.2f}"
 
         for label, path, calls, rows in plan:
-            progress(f"{label}: uncached ...")
-            unc = percentiles(time_http(http, f"http://127.0.0.1:{ports['api_nocache']}{path}", args.n))
-            progress(f"{label}: raw SQL ...")
-            sql = percentiles(time_sql(sql_client, calls, args.n))
+            progress(f"{label}: uncached and raw SQL, interleaved ...")
+            unc_samples, sql_samples = time_interleaved(http, f"http://127.0.0.1:{ports['api_nocache']}{path}",
+                                                        sql_client, calls, args.n)
+            unc, sql = percentiles(unc_samples), percentiles(sql_samples)
             progress(f"{label}: cached ...")
             cached = percentiles(time_http(http, f"http://127.0.0.1:{ports['api']}{path}", args.n))
             progress("")
@@ -318,12 +327,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nSanic hello-world p50/p99: {hello[0]*1e3:.2f}/{hello[1]*1e3:.2f} ms")
 
         api_url = f"http://127.0.0.1:{ports['api']}"
+        # a route of several hundred rows (the devnet has too few pools for a 500-row /pools)
+        token_rows = next(rows for label, _, _, rows in plan if label == "/tokens/<coreToken>")
         etag = http.get(api_url + "/api/stats/protocol").headers["etag"]
         by_name = {svc.name: svc for svc in services}
         load_report(
             hello_url=f"http://127.0.0.1:{ports['hello']}", api_url=api_url,
             routes={"/protocol": "/api/stats/protocol",
-                    "500-row /pools": "/api/stats/pools?sort=volume24h&type=all&limit=500&minTvl=0",
+                    f"{token_rows}-row /tokens/<coreToken>": f"/api/stats/tokens/{core}",
                     "365-day /protocol/history": "/api/stats/protocol/history?days=365"},
             etag_path="/api/stats/protocol", etag=etag, workers=workers,
             warehouse_pid=by_name["warehouse"].proc.pid, api_pid=by_name["api"].proc.pid,
