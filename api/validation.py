@@ -4,6 +4,9 @@ A route declares its parameters once (`Param`); the same declaration parses requ
 error code (`invalid_<snake_name>`, e.g. `invalid_days`, `invalid_pool_id`), writes the message
 saying what is accepted, and becomes the OpenAPI parameter. Unknown query parameters are
 refused with `unknown_parameter`; a parameter given twice is refused with its own code.
+
+The kinds of the multichain /v1 API (flag, chain_ids, decimal, timestamp, windows) are parsed in
+`api/param_kinds.py`; `ALL_CHAINS` and `Window` come from there.
 """
 from __future__ import annotations
 
@@ -13,7 +16,9 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 from urllib.parse import parse_qsl
 
+from . import param_kinds
 from .errors import ApiError
+from .param_kinds import ALL_CHAINS, Window  # noqa: F401 - re-exported: what handlers get and compare with
 
 UNKNOWN_PARAMETER = "unknown_parameter"
 
@@ -28,7 +33,7 @@ _ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
 _BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
 
-KINDS = ("integer", "number", "boolean", "enum", "address", "string")
+KINDS = ("integer", "number", "boolean", "enum", "address", "string", *param_kinds.PARSERS)
 
 
 def snake(name: str) -> str:
@@ -44,8 +49,9 @@ class Param:
     default: Any = None
     minimum: int | float | None = None
     maximum: int | float | None = None
-    choices: tuple[str, ...] = ()
+    choices: tuple[str, ...] = ()  # kind "enum": the values; kind "timestamp": literals besides a time
     pattern: str | None = None  # kind "string": full-match regular expression
+    max_length: int | None = None  # kind "string": at most this many characters
     multiple_of: int | None = None  # kind "integer": the value must be a multiple of this
     multiple_text: str = ""  # what the multiple means, in words (e.g. "an epoch start")
     code: str | None = None  # error code; default invalid_<snake_name>
@@ -55,8 +61,27 @@ class Param:
             raise ValueError(f"{self.name}: unknown parameter kind {self.kind!r}")
         if self.kind == "enum" and not self.choices:
             raise ValueError(f"{self.name}: an enum needs choices")
+        if self.choices and self.kind not in ("enum", "timestamp"):
+            raise ValueError(f"{self.name}: only an enum or a timestamp (its literals) has choices")
+        if self.max_length is not None and (self.kind != "string" or self.max_length < 1):
+            raise ValueError(f"{self.name}: max_length is a positive bound of a string")
         if self.default is not None and self.location == "query":
-            self.parse(str(self.default).lower() if isinstance(self.default, bool) else str(self.default))
+            self.parse(self.default_text)
+
+    @property
+    def default_text(self) -> str | None:
+        """The default as a query string would give it (a bool as true/false)."""
+        if self.default is None:
+            return None
+        return str(self.default).lower() if isinstance(self.default, bool) else str(self.default)
+
+    @property
+    def default_value(self) -> Any:
+        """The value a handler gets when the parameter is absent. A /v1 kind's default is written
+        as query text (chain_ids `all`, windows `24h,7d`), so it is parsed like a given value."""
+        if self.default is not None and self.kind in param_kinds.PARSERS:
+            return self.parse(self.default_text)
+        return self.default
 
     @property
     def error_code(self) -> str:
@@ -94,11 +119,16 @@ class Param:
             what = "one of " + ", ".join(self.choices)
         elif self.kind == "address":
             what = "0x followed by exactly 40 hex digits (either case)"
+        elif self.kind in param_kinds.ACCEPTS:
+            what = param_kinds.ACCEPTS[self.kind]
+            if self.choices:  # timestamp literals such as `earliest`
+                what += ", or " + ("one of " if len(self.choices) > 1 else "") + ", ".join(self.choices)
         else:
             what = f"a string matching {self.pattern}" if self.pattern else "a string"
+            if self.max_length is not None:
+                what += f" of at most {self.max_length} characters"
         if self.default is not None:
-            default = str(self.default).lower() if isinstance(self.default, bool) else self.default
-            what += f" (default {default})"
+            what += f" (default {self.default_text})"
         return what
 
     def invalid(self, reason: str = "") -> ApiError:
@@ -134,6 +164,17 @@ class Param:
             if not _ADDRESS.fullmatch(raw):
                 raise self.invalid()
             return raw.lower()
+        kind_parser = param_kinds.PARSERS.get(kind)
+        if kind_parser is not None:
+            if raw in self.choices:  # a timestamp's literal (`earliest`) is returned as itself
+                return raw
+            try:
+                return kind_parser(raw)
+            except ValueError as err:
+                raise self.invalid(str(err)) from None
+        # the length first: no pattern runs over an oversized value
+        if self.max_length is not None and len(raw) > self.max_length:
+            raise self.invalid()
         if self.pattern is not None and not re.fullmatch(self.pattern, raw):
             raise self.invalid()
         return raw
@@ -156,10 +197,17 @@ class Param:
             schema = {"type": "string", "enum": list(self.choices)}
         elif self.kind == "address":
             schema = {"type": "string", "pattern": "^0x[0-9a-fA-F]{40}$"}
+        elif self.kind in param_kinds.PARSERS:
+            schema = param_kinds.schema(self.kind)
+            if self.choices:  # a timestamp or one of its literals; `type` stays on top for readers of it
+                literal = {"enum": list(self.choices)}
+                schema = {"type": "string", "anyOf": [{k: v for k, v in schema.items() if k != "type"}, literal]}
         else:
             schema = {"type": "string"}
             if self.pattern:
                 schema["pattern"] = f"^(?:{self.pattern})$"
+            if self.max_length is not None:
+                schema["maxLength"] = self.max_length
         if self.multiple_of:
             schema["multipleOf"] = self.multiple_of
         if self.low is not None:
@@ -167,7 +215,7 @@ class Param:
         if self.high is not None:
             schema["maximum"] = self.high
         if self.default is not None:
-            schema["default"] = str(self.default).lower() if isinstance(self.default, bool) else self.default
+            schema["default"] = self.default if self.kind in ("integer", "number") else self.default_text
         return schema
 
 
@@ -191,7 +239,7 @@ class ParamParser:
         self.params = tuple(params)
         self.query = {p.name: p for p in self.params if p.location == "query"}
         self.path = {p.name: p for p in self.params if p.location == "path"}
-        self.defaults = {p.name: p.default for p in self.query.values()}
+        self.defaults = {p.name: p.default_value for p in self.query.values()}
         self.known = ", ".join(self.query) or "none"
 
     def parse(self, query_string: str, path_args: dict[str, str] | None = None) -> dict[str, Any]:
