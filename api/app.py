@@ -20,6 +20,7 @@ from sanic.exceptions import SanicException
 
 from .cache import Cache, ResponseCache
 from .compression import Encodings
+from .coverage import Coverages
 from .cron import cron_blueprint
 from .discovery import discovery_blueprint
 from .envelope import ALLOWED_METHODS, error_response, status_code_name
@@ -28,7 +29,7 @@ from .pipeline import blueprint, log_failure
 from .routes import INTERNAL_ERROR, Family, warehouse_client
 from .ratelimit import RateLimiter
 from .snapshots import LATEST_SNAPSHOTS, SnapshotPointer
-from .sql import QueryBook
+from .sql import COMMON, QueryBook
 from ..core.config import Settings
 
 log = logging.getLogger("api")
@@ -38,7 +39,8 @@ log = logging.getLogger("api")
 MEMO_MAX_ENTRIES = 1024
 
 # family name -> "module:attribute" of its Family (route table); imported only when served
-FAMILIES = {"stats": "ve_analytics.api.stats.routes:FAMILY", "vaults": "ve_analytics.api.vaults.routes:FAMILY"}
+FAMILIES = {"stats": "ve_analytics.api.stats.routes:FAMILY", "vaults": "ve_analytics.api.vaults.routes:FAMILY",
+            "v1": "ve_analytics.api.v1.routes:FAMILY"}
 
 
 def load_family(name: str) -> Family:
@@ -72,7 +74,8 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
 
     app.ctx.connect = connect
     # the latest snapshot of every chain, refreshed in the background (api/snapshots.py)
-    app.ctx.snapshots = SnapshotPointer(QueryBook("stats")[LATEST_SNAPSHOTS])
+    app.ctx.snapshots = SnapshotPointer(QueryBook(COMMON)[LATEST_SNAPSHOTS])
+    app.ctx.coverages = Coverages(settings.chains, settings.stale_after_minutes * 60)  # multichain routes' chains
     serves_snapshots = any(route.snapshot for family in loaded for route in family.routes)
 
     for family in loaded:

@@ -22,7 +22,7 @@ def docs_path(family: Family) -> str:
 
 
 def openapi_path(family: Family) -> str:
-    return f"{family.prefix}/openapi.json"
+    return family.contract_path or f"{family.prefix}/openapi.json"
 
 
 def build_api_catalog(families: Iterable[Family]) -> dict[str, Any]:

@@ -65,10 +65,12 @@ def failure_body(code: str, message: str, *, details: Any = None, meta_: dict[st
     return orjson.dumps({"ok": False, "error": error, "meta": meta_})
 
 
-def success_headers(cache_seconds: int, snapshot: Snapshot | None) -> dict[str, str]:
+def success_headers(cache_seconds: int, basis: Any = None) -> dict[str, str]:
+    """`basis`: what the answer rests on (a Snapshot, or a multichain Coverage), whose weak ETag
+    it carries; None for routes that are not snapshot-backed."""
     headers = {**CORS_HEADERS, "cache-control": cache_control(cache_seconds)}
-    if snapshot is not None:
-        headers["etag"] = snapshot.etag
+    if basis is not None:
+        headers["etag"] = basis.etag
     return headers
 
 
@@ -113,8 +115,9 @@ class Envelope:
         it once at start."""
         return self
 
-    def success_meta(self, snapshot: Snapshot | None, cache_seconds: int, sources: Iterable[str], extra: dict[str, Any]) -> dict[str, Any]:
-        return meta(now_iso(), snapshot, cache_seconds, sources)
+    def success_meta(self, basis: Any, cache_seconds: int, sources: Iterable[str], extra: dict[str, Any]) -> dict[str, Any]:
+        """`basis`: the Snapshot of a snapshot route (the Coverage on a multichain family), or None."""
+        return meta(now_iso(), basis, cache_seconds, sources)
 
     def failure_meta(self, sources: Iterable[str] = ()) -> dict[str, Any]:
         return failure_meta(sources)
@@ -158,6 +161,14 @@ class Envelope:
 
     def failure_text(self) -> str:
         return "`{ok: false, error: {code, message}, meta: {chainId, generatedAt, source}}`"
+
+    def etag_header(self) -> dict[str, Any]:
+        """The OpenAPI header object of the ETag of snapshot-backed answers."""
+        return {
+            "description": 'Weak validator of the snapshot served: W/"snap-<snapshotAt>", the same for every content '
+                           "coding of it; send it back in If-None-Match.",
+            "schema": {"type": "string", "pattern": r'^W/"snap-\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z"$'},
+        }
 
 
 STATS_ENVELOPE = Envelope()

@@ -12,7 +12,8 @@ from .compression import CODINGS, MIN_SIZE, VARY
 from .envelope import ALLOWED_METHODS, PREFLIGHT_MAX_AGE, cache_control
 from .routes import INTERNAL_ERROR, Family, Route
 from .schema import ref
-from .snapshots import SNAPSHOT_UNAVAILABLE
+from .coverage import CHAIN_NOT_PUBLIC
+from .snapshots import SNAPSHOT_UNAVAILABLE, SOURCE_UNAVAILABLE
 from .validation import UNKNOWN_PARAMETER, Param
 
 OPENAPI_VERSION = "3.1.0"
@@ -48,11 +49,7 @@ def _base_components(family: Family) -> dict[str, Any]:
     }
     schemas = {"ApiMeta": api_meta, "ErrorMeta": error_meta, "ErrorEnvelope": error_envelope, **family.schemas}
     headers = {
-        "ETag": {
-            "description": 'Weak validator of the snapshot served: W/"snap-<snapshotAt>", the same for every content '
-                           "coding of it; send it back in If-None-Match.",
-            "schema": {"type": "string", "pattern": r'^W/"snap-\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z"$'},
-        },
+        "ETag": family.envelope.etag_header(),
         "Vary": {
             "description": "The answer depends on Accept-Encoding (its content coding).",
             "schema": {"const": VARY},
@@ -228,6 +225,8 @@ def error_texts(route: Route, snapshot_unavailable: str = "no successful snapsho
     texts[route.query_failed_code] = "the warehouse query failed; usually transient, retry with backoff"
     texts[INTERNAL_ERROR] = "an unexpected server error"
     texts[SNAPSHOT_UNAVAILABLE] = snapshot_unavailable
+    texts[CHAIN_NOT_PUBLIC] = "a chain ID that is not a public chain of this API (GET /v1/chains lists them)"
+    texts[SOURCE_UNAVAILABLE] = "the warehouse is unreachable and no published snapshot is known; retry with backoff"
     texts.update({doc.code: doc.description for doc in route.errors})
     return texts
 

@@ -1,7 +1,8 @@
 """The request pipeline every route of every family runs, and the blueprint that serves a family:
 
     validate parameters (a query string validated before is not parsed again) -> the latest
-    successful snapshot (snapshot routes; the worker's pointer) -> If-None-Match: 304 ->
+    successful snapshot (snapshot routes; the worker's pointer), or on a multichain family the
+    coverage of the chains the route selects (api/coverage.py) -> If-None-Match: 304 ->
     per-snapshot cache hit, else handler (one data query) -> envelope -> content coding
     (api/compression.py; a cached answer's header block is encoded once, api/prepared.py)
 
@@ -12,11 +13,13 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from typing import Any, Awaitable, Callable
 
 from sanic import Blueprint, Request, Sanic
 from sanic.response import HTTPResponse
 
+from . import coverage
 from .compression import negotiated, variant_headers
 from .envelope import (
     JSON,
@@ -36,6 +39,8 @@ from .validation import ParamParser
 
 log = logging.getLogger("api")
 
+Basis = Snapshot | coverage.Coverage  # what a snapshot route's answer rests on: its cache key and ETag
+
 
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
@@ -48,6 +53,12 @@ def log_failure(request: Request, status: int, code: str, detail: str) -> None:
     log.log(level, "%s %s -> %d %s: %s", request.method, target[:500], status, code, detail)
 
 
+def _sources(basis: Basis | None, route: Route) -> tuple[str, ...]:
+    return basis.sources if isinstance(basis, Snapshot) else route.sources
+
+
+# The 304 headers a route keeps, by ETag (one per snapshot; per coverage on multichain routes).
+NOT_MODIFIED_MAX_ENTRIES = 64
 # Raw query strings (with path arguments) a route has validated, per worker: a repeated request
 # skips parsing. Cleared when full; clients repeat a handful of spellings.
 VALIDATED_MAX_ENTRIES = 4096
@@ -62,7 +73,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
     static_headers = success_headers(cache_seconds, None)
     envelope = family.envelope
     validated: dict[tuple, tuple[dict[str, Any], tuple]] = {}  # raw -> (parameters, their cache key)
-    not_modified_of: dict[str, HeaderBlock] = {}  # snapshotAt -> the 304's headers (one entry)
+    not_modified_of: dict[str, HeaderBlock] = {}  # ETag -> the 304's headers
     memo_key = (family.name, route.name) if route.memoized and cache_seconds > 0 else None
 
     def parse(request: Request, path_args: dict[str, str]) -> tuple[dict[str, Any], tuple]:
@@ -75,18 +86,29 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
             found = validated[raw] = (params, tuple(sorted(params.items())))
         return found
 
-    def not_modified(snapshot: Snapshot) -> PreparedResponse:
-        block = not_modified_of.get(snapshot.at_iso)
+    def not_modified(basis: Basis) -> PreparedResponse:
+        block = not_modified_of.get(basis.etag)
         if block is None:
-            not_modified_of.clear()
-            block = not_modified_of[snapshot.at_iso] = encode_headers(variant_headers(success_headers(cache_seconds, snapshot), None))
+            if len(not_modified_of) >= NOT_MODIFIED_MAX_ENTRIES:
+                not_modified_of.clear()
+            block = not_modified_of[basis.etag] = encode_headers(variant_headers(success_headers(cache_seconds, basis), None))
         return PreparedResponse(b"", 304, block)
+
+    async def resolve(app: Sanic, params: dict[str, Any]) -> Basis:
+        """The snapshot of the family's chain, or the coverage of the chains a multichain route
+        selects (its `chainIds`, or the `chainId` of its path)."""
+        pointer: SnapshotPointer = app.ctx.snapshots
+        if not route.multichain:
+            return await pointer.resolve(lambda: warehouse_client(app), chain_id)
+        latest = await pointer.every_chain(lambda: warehouse_client(app))
+        selected = (params["chainId"],) if "chainId" in params else params.get("chainIds") or ()
+        return app.ctx.coverages.get(selected, latest, pointer.version, time.time())
 
     async def endpoint(request: Request, **path_args: str) -> HTTPResponse:
         if request.method == "OPTIONS":
             return preflight(request.headers.get("access-control-request-headers"))
         app = request.app
-        snapshot: Snapshot | None = None
+        basis: Basis | None = None
         try:
             if limiter is not None:
                 limiter.check(request)
@@ -97,28 +119,29 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
                     return json_response(answer.body, 200, static_headers)
                 answer = await app.ctx.memo.get((*memo_key, params_key), cache_seconds, lambda: compute(app, dict(params), None))
                 return app.ctx.encodings.respond(request, answer)
-            pointer: SnapshotPointer = app.ctx.snapshots
-            snapshot = await pointer.resolve(lambda: warehouse_client(app), chain_id)
-            if etag_matches(request.headers.get("if-none-match"), snapshot.etag):
-                return not_modified(snapshot)
-            key = (route.name, params_key, snapshot.at_iso)
+            basis = await resolve(app, params)
+            if etag_matches(request.headers.get("if-none-match"), basis.etag):
+                return not_modified(basis)
+            key = (route.name, params_key, basis.key)
             answer = app.ctx.cache.get(key)
             if answer is None:
-                answer = await app.ctx.cache.fill(key, lambda: compute(app, dict(params), snapshot))
+                answer = await app.ctx.cache.fill(key, lambda: compute(app, dict(params), basis))
             return app.ctx.encodings.respond(request, answer)
         except ApiError as err:
             log_failure(request, err.status, err.code, err.message)
-            return error_response(err, meta_=envelope.failure_meta(snapshot.sources if snapshot else route.sources))
+            return error_response(err, meta_=envelope.failure_meta(_sources(basis, route)))
         except Exception as exc:  # the warehouse (or a query against it) failed
             log_failure(request, 500, failed_code, _one_line(exc))
             failure = ApiError(500, failed_code, failed_message)
-            return error_response(failure, meta_=envelope.failure_meta(snapshot.sources if snapshot else route.sources))
+            return error_response(failure, meta_=envelope.failure_meta(_sources(basis, route)))
 
-    async def compute(app: Sanic, params: dict[str, Any], snapshot: Snapshot | None) -> Answer:
-        ctx = RequestContext(app, route, params, snapshot, chain_id, queries)
+    async def compute(app: Sanic, params: dict[str, Any], basis: Basis | None) -> Answer:
+        snapshot = basis if isinstance(basis, Snapshot) else None
+        covered = basis if isinstance(basis, coverage.Coverage) else None
+        ctx = RequestContext(app, route, params, snapshot, chain_id, queries, coverage=covered)
         data = await route.handler(ctx)
-        body = success_body(data, envelope.success_meta(snapshot, cache_seconds, route.sources, ctx.meta))
-        return Answer(body, {**success_headers(cache_seconds, snapshot), "content-type": JSON})
+        body = success_body(data, envelope.success_meta(basis, cache_seconds, route.sources, ctx.meta))
+        return Answer(body, {**success_headers(cache_seconds, basis), "content-type": JSON})
 
     endpoint.__name__ = route.name
     return endpoint

@@ -17,9 +17,10 @@ from typing import Any, Awaitable, Callable
 
 from sanic import Sanic
 
+from .coverage import CHAIN_NOT_PUBLIC, Coverage
 from .envelope import ALLOWED_METHODS, STATS_ENVELOPE, Envelope
 from .guide import STATS_GUIDE, Guide
-from .snapshots import SNAPSHOT_UNAVAILABLE, Snapshot
+from .snapshots import SNAPSHOT_UNAVAILABLE, SOURCE_UNAVAILABLE, Snapshot
 from .sql import QueryBook
 from .validation import UNKNOWN_PARAMETER, Param, snake
 
@@ -57,6 +58,9 @@ class Route:
     tags: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()  # meta.source of a non-snapshot route (e.g. ("chain-rpc",) for /live/)
     memoized: bool = False  # a non-snapshot route's answer is kept per parameters for cache_seconds (per worker)
+    # with snapshot: the answer rests on the coverage of the chains it selects (its chainIds, or the
+    # chainId of its path; api/coverage.py) instead of the family chain's snapshot
+    multichain: bool = False
 
     @property
     def query_failed_code(self) -> str:
@@ -66,7 +70,10 @@ class Route:
         """Every error code this route can answer with, by HTTP status (documented in OpenAPI)."""
         codes: dict[int, list[str]] = {400: [p.error_code for p in self.params] + [UNKNOWN_PARAMETER]}
         codes[500] = [self.query_failed_code, INTERNAL_ERROR]
-        if self.snapshot:
+        if self.snapshot and self.multichain:
+            codes.setdefault(404, []).append(CHAIN_NOT_PUBLIC)
+            codes.setdefault(503, []).append(SOURCE_UNAVAILABLE)
+        elif self.snapshot:
             codes.setdefault(503, []).append(SNAPSHOT_UNAVAILABLE)
         for doc in self.errors:
             codes.setdefault(doc.status, []).append(doc.code)
@@ -86,6 +93,7 @@ class Family:
     envelope: Envelope = STATS_ENVELOPE  # what `meta` holds, served and published
     rate_limited: bool = False  # per-client token bucket (api/ratelimit.py) in front of every route
     guide: Guide = STATS_GUIDE  # the family's usage text in the discovery documents
+    contract_path: str | None = None  # where its OpenAPI document is served; default <prefix>/openapi.json
 
     def full_path(self, route: Route) -> str:
         return self.prefix + route.path
@@ -103,6 +111,7 @@ class RequestContext:
     chain_id: int
     queries: QueryBook
     meta: dict[str, Any] = field(default_factory=dict)  # handler-supplied meta members (Envelope.success_meta)
+    coverage: Coverage | None = None  # multichain families: the chains the answer covers
 
     @property
     def settings(self) -> Any:

@@ -30,6 +30,7 @@ log = logging.getLogger("api")
 
 LATEST_SNAPSHOT = "latest_snapshot"  # one chain's (the README's recipe for analysts)
 SNAPSHOT_UNAVAILABLE = "snapshot_unavailable"
+SOURCE_UNAVAILABLE = "source_unavailable"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,11 @@ class Snapshot:
     @property
     def etag(self) -> str:
         return f'W/"snap-{self.at_iso}"'
+
+    @property
+    def key(self) -> str:
+        """The response cache key's part (a multichain answer's is its Coverage.key)."""
+        return self.at_iso
 
     @classmethod
     def from_row(cls, snapshot_at: datetime, run_id: str, block_number: int, sources: Any,
@@ -85,6 +91,7 @@ class SnapshotPointer:
         self.clock = clock
         self.latest: dict[int, Snapshot] = {}
         self.refreshed_at: float | None = None  # clock() of the last successful refresh
+        self.version = 0  # increases whenever `latest` changes (api/coverage.py reuses what it resolved until then)
         self._inflight: asyncio.Future[None] | None = None
 
     async def _refresh(self, client: Any) -> None:
@@ -92,8 +99,10 @@ class SnapshotPointer:
         for chain_id, *row in result.result_rows:
             snapshot = Snapshot.from_row(*row)
             current = self.latest.get(int(chain_id))
-            if current is None or snapshot.unix >= current.unix:  # forward only (a re-run of the same time may update its run)
+            if current is None or (snapshot.unix >= current.unix and snapshot != current):
+                # forward only (a re-run of the same time may update its run)
                 self.latest[int(chain_id)] = snapshot
+                self.version += 1
         self.refreshed_at = self.clock()
 
     async def refresh(self, client: Any) -> None:
@@ -125,6 +134,17 @@ class SnapshotPointer:
         if snapshot is None:
             raise unavailable()
         return snapshot
+
+    async def every_chain(self, client: Callable[[], Awaitable[Any]]) -> dict[int, Snapshot]:
+        """The latest snapshot of every chain the pointer knows, refreshed first when the pointer
+        is not current; 503 `source_unavailable` when that refresh fails and nothing is known."""
+        if not self.current():
+            try:
+                await self.refresh(await client())
+            except Exception as exc:  # noqa: BLE001 - the last known snapshots still serve
+                if not self.latest:
+                    raise ApiError(503, SOURCE_UNAVAILABLE, "the warehouse is unreachable; retry with backoff") from exc
+        return self.latest
 
     async def run(self, client: Callable[[], Awaitable[Any]], interval: float = POINTER_REFRESH_SECONDS) -> None:
         """The background refresh loop of a worker (cancelled when the server stops)."""

@@ -33,14 +33,23 @@ JSON_SETTINGS = {
 }
 
 
+COMMON = "common"  # queries every family may run (snapshot pointer, chain health)
+
+
 class QueryBook:
-    """All query files of one API family (`warehouse_sql/queries/<family>/`), keyed by handler name."""
+    """All query files of one API family (`warehouse_sql/queries/<family>/`, which a family that
+    runs only common queries may lack) and the common ones (`warehouse_sql/queries/common/`),
+    keyed by handler name; a family's file named like a common one would be ambiguous: refused."""
 
     def __init__(self, family: str):
         self.family = family
-        self.queries: dict[str, SqlFile] = {f.name: f for f in sqlbook.files_in(f"queries/{family}")}
-        if not self.queries:
-            raise FileNotFoundError(f"no query files for family {family!r}")
+        own_folder = sqlbook.folder(f"queries/{family}")
+        own = {f.name: f for f in sqlbook.files_in(f"queries/{family}")} if family != COMMON and own_folder.is_dir() else {}
+        common = {f.name: f for f in sqlbook.files_in(f"queries/{COMMON}")}
+        clash = sorted(own.keys() & common.keys())
+        if clash:
+            raise ValueError(f"queries/{family} repeats common queries: {', '.join(clash)}")
+        self.queries: dict[str, SqlFile] = {**common, **own}
 
     def __getitem__(self, name: str) -> SqlFile:
         return self.queries[name]

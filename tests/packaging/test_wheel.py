@@ -20,7 +20,7 @@ from support.chains import write_example_book
 from ve_analytics.cli.processes import Service, free_port
 
 REPO = Path(__file__).resolve().parents[2]
-SQL_FOLDERS = ("migrations", "queries/stats", "queries/vaults", "transforms/backfill", "transforms/checks",
+SQL_FOLDERS = ("migrations", "queries/common", "queries/stats", "queries/vaults", "transforms/backfill", "transforms/checks",
                "transforms/rollups", "transforms/snapshots")
 
 

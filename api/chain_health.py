@@ -1,5 +1,6 @@
-"""Per-chain health of /api/stats/health: freshness of each configured chain's snapshots, the lag
-of its subgraph behind its chain head, what its data covers and what is still filling in.
+"""Per-chain health (/api/stats/health `chains`, /v1/health/chains): freshness of each
+configured chain's snapshots, the lag of its subgraph behind its chain head, what its data
+covers and what is still filling in.
 
 Input: the rows of `health.sql` (one per chain with any snapshot run) and of
 `health_coverage.sql` (one per chain and dataset of `chain_coverage`, merged), times as the
@@ -9,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..sql import unix_seconds
-from ...core.epochs import DAY, HOUR, QUARTER_HOUR
+from .sql import unix_seconds
+from ..core.epochs import DAY, HOUR, QUARTER_HOUR
 
 SUBGRAPH_LAG_TOLERANCE_SECONDS = 10 * 60  # more than this behind the chain head: subgraph_lagging
 
@@ -24,12 +25,12 @@ def coverage_by_chain(rows: list[dict[str, Any]]) -> dict[int, Coverage]:
     return out
 
 
-def _at(coverage: Coverage, dataset: str, end: str) -> str | None:
+def dataset_at(coverage: Coverage, dataset: str, end: str) -> str | None:
     entry = coverage.get(dataset)
     return None if entry is None else entry[end]
 
 
-def _range(coverage: Coverage, dataset: str) -> dict[str, str] | None:
+def dataset_range(coverage: Coverage, dataset: str) -> dict[str, str] | None:
     entry = coverage.get(dataset)
     return None if entry is None else {"from": entry["first_at"], "to": entry["last_at"]}
 
@@ -37,7 +38,7 @@ def _range(coverage: Coverage, dataset: str) -> dict[str, str] | None:
 def subgraph_lag_seconds(coverage: Coverage) -> int | None:
     """How far the subgraph's indexed block time is behind the chain head's time (never negative);
     None when either is unknown."""
-    indexed, head = _at(coverage, "subgraph", "last_at"), _at(coverage, "chain_head", "last_at")
+    indexed, head = dataset_at(coverage, "subgraph", "last_at"), dataset_at(coverage, "chain_head", "last_at")
     if indexed is None or head is None:
         return None
     return max(unix_seconds(head) - unix_seconds(indexed), 0)
@@ -50,7 +51,7 @@ def filling(coverage: Coverage, depth_days: int) -> list[str]:
     (the hourly buckets start more than an hour after the hour of the first market activity, or
     there are none while there is market activity)."""
     out: list[str] = []
-    market = _at(coverage, "market_activity", "first_at")
+    market = dataset_at(coverage, "market_activity", "first_at")
     if market is None:
         return out
     first_market = unix_seconds(market)
@@ -59,7 +60,7 @@ def filling(coverage: Coverage, depth_days: int) -> list[str]:
         first, last = unix_seconds(snapshots["first_at"]), unix_seconds(snapshots["last_at"])
         if last - first < depth_days * DAY - QUARTER_HOUR and first > first_market + QUARTER_HOUR:
             out.append("snapshots")
-    hourly = _at(coverage, "hourly", "first_at")
+    hourly = dataset_at(coverage, "hourly", "first_at")
     if hourly is None or unix_seconds(hourly) > first_market // HOUR * HOUR + HOUR:
         out.append("history")
     return out
@@ -102,12 +103,12 @@ def chain_health(chain: Any, run: dict[str, Any] | None, coverage: Coverage, now
         "lastRun": last_run(run, with_error=True),
         "subgraphLagSeconds": lag,
         "coverage": {
-            "firstMarketActivity": _at(coverage, "market_activity", "first_at"),
-            "hourly": _range(coverage, "hourly"),
-            "events": _range(coverage, "events"),
-            "snapshots": _range(coverage, "snapshots"),
-            "indexedAt": _at(coverage, "subgraph", "last_at"),
-            "chainHeadAt": _at(coverage, "chain_head", "last_at"),
+            "firstMarketActivity": dataset_at(coverage, "market_activity", "first_at"),
+            "hourly": dataset_range(coverage, "hourly"),
+            "events": dataset_range(coverage, "events"),
+            "snapshots": dataset_range(coverage, "snapshots"),
+            "indexedAt": dataset_at(coverage, "subgraph", "last_at"),
+            "chainHeadAt": dataset_at(coverage, "chain_head", "last_at"),
         },
         "filling": filling(coverage, chain.snapshot_days),
     }

@@ -1,0 +1,114 @@
+"""What a multichain (/v1) answer rests on: for each chain it covers, the latest published
+snapshot the worker's pointer holds and the chain's state at request time (ADR 0009).
+
+The coverage is the multichain counterpart of one `Snapshot`: its `key` joins the response cache
+key and its weak `etag` names the representation, so a new snapshot of any covered chain, or a
+covered chain turning stale, makes a new answer; a cached answer never claims a freshness its
+chains no longer have.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass
+from typing import Iterable
+
+from .errors import ApiError
+from .snapshots import Snapshot
+
+FRESH, STALE, UNAVAILABLE = "fresh", "stale", "unavailable"
+STATES = (FRESH, STALE, UNAVAILABLE)
+CHAIN_NOT_PUBLIC = "chain_not_public"
+
+
+@dataclass(frozen=True, slots=True)
+class ChainCoverage:
+    chain_id: int
+    state: str  # one of STATES
+    snapshot: Snapshot | None  # None: unavailable
+
+    def meta(self) -> dict:
+        """The chain's entry of `meta.chains`."""
+        s = self.snapshot
+        return {
+            "chainId": self.chain_id,
+            "state": self.state,
+            "snapshotAt": s.at_iso if s else None,
+            "indexedAt": s.indexed_at if s else None,
+            "availableAt": s.available_at if s else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    chains: tuple[ChainCoverage, ...]  # by chain id
+    key: tuple  # ((chain id, snapshotAt or None, state), ...): the cache key's part
+    etag: str
+
+    @property
+    def complete(self) -> bool:
+        return all(c.state == FRESH for c in self.chains)
+
+    @property
+    def chain_ids(self) -> tuple[int, ...]:
+        return tuple(c.chain_id for c in self.chains)
+
+    def chain(self, chain_id: int) -> ChainCoverage:
+        return next(c for c in self.chains if c.chain_id == chain_id)
+
+    def usable(self) -> tuple[ChainCoverage, ...]:
+        """The covered chains with a published snapshot (fresh or stale)."""
+        return tuple(c for c in self.chains if c.snapshot is not None)
+
+
+def not_public(chain_ids: Iterable[int], public: Iterable[int]) -> ApiError:
+    missing = ", ".join(str(c) for c in chain_ids)
+    known = ", ".join(str(c) for c in sorted(public))
+    return ApiError(404, CHAIN_NOT_PUBLIC, f"chain {missing} is not a public chain of this API; public chains: {known}")
+
+
+def resolve(selected: Iterable[int], public: tuple[int, ...], latest: dict[int, Snapshot], now: float,
+            stale_seconds: float) -> Coverage:
+    """The coverage of `selected` chain ids (empty: every public chain), from the pointer's
+    `latest` snapshots at time `now`; 404 `chain_not_public` for an id outside `public`."""
+    chosen = tuple(sorted(set(selected))) or tuple(sorted(public))
+    unknown = [c for c in chosen if c not in public]
+    if unknown:
+        raise not_public(unknown, public)
+    chains = []
+    for chain_id in chosen:
+        snapshot = latest.get(chain_id)
+        if snapshot is None:
+            state = UNAVAILABLE
+        else:
+            state = STALE if now - snapshot.unix >= stale_seconds else FRESH
+        chains.append(ChainCoverage(chain_id, state, snapshot))
+    key = tuple((c.chain_id, c.snapshot.at_iso if c.snapshot else None, c.state) for c in chains)
+    digest = hashlib.blake2s(repr(key).encode(), digest_size=12).hexdigest()
+    return Coverage(tuple(chains), key, f'W/"cov-{digest}"')
+
+
+class Coverages:
+    """Per worker: the coverages resolved so far, each reused until the pointer's snapshots change
+    (its `version`) or the first of its fresh chains turns stale, so a cache hit on a multichain
+    route costs a dict lookup, as a single-chain one does. Cleared when full."""
+
+    MAX_ENTRIES = 256
+
+    def __init__(self, public: Iterable[int], stale_seconds: float):
+        self.public = tuple(sorted(public))
+        self.stale_seconds = stale_seconds
+        self._memo: dict[tuple, tuple[Coverage, float]] = {}  # (selected, version) -> (coverage, valid until)
+
+    def get(self, selected: tuple[int, ...], latest: dict[int, Snapshot], version: int, now: float) -> Coverage:
+        key = (selected, version)
+        hit = self._memo.get(key)
+        if hit is not None and now < hit[1]:
+            return hit[0]
+        found = resolve(selected, self.public, latest, now, self.stale_seconds)
+        until = min((c.snapshot.unix + self.stale_seconds for c in found.chains if c.state == FRESH and c.snapshot),
+                    default=math.inf)
+        if len(self._memo) >= self.MAX_ENTRIES:
+            self._memo.clear()
+        self._memo[key] = (found, until)
+        return found
