@@ -3,7 +3,8 @@
     ve-analytics warehouse   embedded ClickHouse-HTTP server backed by chDB
     ve-analytics migrate     apply warehouse_sql/migrations to the configured ClickHouse
     ve-analytics backfill    materialize the whole upstream history as Dagster backfills
-    ve-analytics api         the Sanic API (/api/stats and /api/v1)
+    ve-analytics api         the Sanic API (/api/stats, /api/v1 and /v1 with /openapi.json);
+                             `--families v1` serves one family alone
     ve-analytics vault-api   the vault data API (/api/v1) alone, on VAULT_API_PORT
     ve-analytics up          all of the above plus the devnet (ve-devnet), Dagster webserver and daemon
 
@@ -55,10 +56,13 @@ def _backfill(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+API_FAMILIES = ("stats", "vaults", "v1")  # what `ve-analytics api` (and so `make up`) serves
+
+
 def _api(settings: Settings, args: argparse.Namespace) -> int:
     from ..api.server import serve
 
-    serve(settings, host=args.host, port=args.port, workers=args.workers, families=("stats", "vaults"))
+    serve(settings, host=args.host, port=args.port, workers=args.workers, families=tuple(args.families.split(",")))
     return 0
 
 
@@ -128,6 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--host")
     a.add_argument("--port", type=int)
     a.add_argument("--workers", type=int)
+    a.add_argument("--families", default=",".join(API_FAMILIES),
+                   help=f"comma-separated API families to serve (default {','.join(API_FAMILIES)})")
     a.set_defaults(func=_api)
 
     v = sub.add_parser("vault-api", help="run the vault data API (/api/v1) on its own port")

@@ -246,6 +246,7 @@ class Stack:
                 f"  API         http://{s.api_host}:{s.api_port}/api/stats/protocol",
                 f"  Health      http://{s.api_host}:{s.api_port}/api/stats/health  (per chain: freshness, coverage, lag)",
                 f"  OpenAPI     http://{s.api_host}:{s.api_port}/api/stats/openapi.json",
+                f"  /v1         http://{s.api_host}:{s.api_port}/v1/chains  (multichain; contract at /openapi.json)",
                 f"  Vault API   http://{s.vault_api_host}:{s.vault_api_port}/api/v1/vaults  (also under the API's port)",
                 f"  Dagster UI  {s.dagster_url}  (backfills: {s.dagster_url}/overview/backfills)",
                 f"  Warehouse   {s.clickhouse_url}  (database {s.clickhouse_database}; analyst user '{s.analyst_user}')",

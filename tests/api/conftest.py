@@ -376,3 +376,15 @@ def unreachable(chains, contract, http, tmp_path_factory):
         yield Api(server, contract, http)
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def v1(warehouse, api_devnet, http, tmp_path_factory):
+    """The /v1 family over five chains' crafted rows (v1_stack.py): (client, latest, seed times)."""
+    from v1_stack import start_v1
+
+    server, client, latest, times = start_v1(warehouse.url, api_devnet.url, tmp_path_factory.mktemp("v1"), http)
+    try:
+        yield client, latest, times
+    finally:
+        server.stop()

@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 
 from ve_analytics.api.app import load_family
+from ve_analytics.api.catalog import openapi_path
 from ve_analytics.api.server import serve
 from ve_analytics.cli.processes import free_port, wait_http
 from ve_analytics.core.config import Settings
@@ -62,8 +63,7 @@ class ApiServer:
         self.proc.stdin.write(pickle.dumps((self.settings, self.families)))
         self.proc.stdin.close()
         try:
-            prefix = load_family(self.families[0]).prefix
-            wait_http(f"{self.url}{prefix}/openapi.json", timeout=timeout, proc=self.proc)
+            wait_http(self.url + openapi_path(load_family(self.families[0])), timeout=timeout, proc=self.proc)
         except Exception:
             self.stop()
             raise RuntimeError(f"the API did not start; its log:\n{self.log()}") from None

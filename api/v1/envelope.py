@@ -1,0 +1,94 @@
+"""The /v1 envelope: `meta` says which chains an answer covers and, per chain, the observation
+times it rests on (ADR 0009), built and published by one `Envelope` subclass.
+
+    meta: {chainIds, chains: [{chainId, state, snapshotAt, indexedAt, availableAt}], complete,
+           generatedAt, cacheTtlSeconds}
+
+`snapshotAt` is the 15-minute boundary read, `indexedAt` the time of the chain block read at it,
+`availableAt` when that snapshot was published; `generatedAt` and `cacheTtlSeconds` are serving
+only. `complete` is false when a covered chain is not fresh or the handler says a total misses a
+chain. Routes that read no snapshot (health) give their chains themselves (`ctx.meta`).
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ..coverage import STATES, Coverage
+from ..envelope import Envelope, now_iso
+from ..schema import ISO_TIME, nullable
+
+NULLABLE_TIME = {"type": ["string", "null"], "format": "date-time", "pattern": ISO_TIME["pattern"]}
+
+
+class V1Envelope(Envelope):
+    def success_meta(self, basis: Any, cache_seconds: int, sources: Iterable[str], extra: dict[str, Any]) -> dict[str, Any]:
+        if isinstance(basis, Coverage):
+            chains = [c.meta() for c in basis.chains]
+            complete = basis.complete and extra.get("complete", True)
+        else:
+            chains = extra.get("chains", [])
+            complete = extra.get("complete", all(c["state"] == "fresh" for c in chains))
+        return {
+            "chainIds": [c["chainId"] for c in chains],
+            "chains": chains,
+            "complete": bool(complete),
+            "generatedAt": now_iso(),
+            "cacheTtlSeconds": max(cache_seconds, 0),
+        }
+
+    def failure_meta(self, sources: Iterable[str] = ()) -> dict[str, Any]:
+        return {"generatedAt": now_iso()}
+
+    def meta_schemas(self, chain_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        chain = {
+            "type": "object",
+            "required": ["chainId", "state", "snapshotAt", "indexedAt", "availableAt"],
+            "additionalProperties": False,
+            "properties": {
+                "chainId": {"type": "integer", "minimum": 1, "maximum": 2147483647},
+                "state": {"enum": list(STATES), "description": "fresh; stale: its latest published snapshot is older than the "
+                          "freshness limit; unavailable: no published snapshot"},
+                "snapshotAt": {**NULLABLE_TIME, "description": "the 15-minute snapshot boundary the chain's data was read at"},
+                "indexedAt": {**NULLABLE_TIME, "description": "the time of the chain block read at that snapshot"},
+                "availableAt": {**NULLABLE_TIME, "description": "when that snapshot was published"},
+            },
+        }
+        api_meta = {
+            "type": "object",
+            "required": ["chainIds", "chains", "complete", "generatedAt", "cacheTtlSeconds"],
+            "additionalProperties": False,
+            "properties": {
+                "chainIds": {"type": "array", "items": {"type": "integer"}, "description": "the chains the answer covers"},
+                "chains": {"type": "array", "items": chain, "description": "per covered chain, what the answer rests on"},
+                "complete": {"type": "boolean", "description": "false when a covered chain is not fresh, or a total "
+                             "misses a chain: known values are then a subtotal"},
+                "generatedAt": {**ISO_TIME, "description": "serving only: when the answer was assembled (a cached "
+                                "answer keeps its first); not a chain observation"},
+                "cacheTtlSeconds": {"type": "integer", "minimum": 0, "description": "serving only: equals the s-maxage of Cache-Control"},
+            },
+        }
+        error_meta = {
+            "type": "object",
+            "required": ["generatedAt"],
+            "additionalProperties": False,
+            "properties": {"generatedAt": api_meta["properties"]["generatedAt"]},
+        }
+        return api_meta, error_meta
+
+    def route_meta_schema(self, cache_seconds: int, snapshot: bool) -> dict[str, Any]:
+        return {"allOf": [{"$ref": "#/components/schemas/ApiMeta"},
+                          {"properties": {"cacheTtlSeconds": {"const": cache_seconds}}}]}
+
+    def etag_header(self) -> dict[str, Any]:
+        return {
+            "description": 'Weak validator of the coverage served: W/"cov-<digest>", a digest of each covered chain\'s '
+                           "published snapshot and state; the same for every content coding. Send it back in If-None-Match.",
+            "schema": {"type": "string", "pattern": r'^W/"cov-[0-9a-f]{24}"$'},
+        }
+
+    def failure_text(self) -> str:
+        return "`{ok: false, error: {code, message[, details]}, meta: {generatedAt}}`"
+
+
+V1_ENVELOPE = V1Envelope()
+__all__ = ["V1_ENVELOPE", "V1Envelope", "nullable"]

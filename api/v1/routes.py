@@ -1,0 +1,99 @@
+"""The /v1 route table (spec v1-api.md; ADR 0009). Routing, validation, caching, error codes and
+the contract at /openapi.json are all generated from it. Reference routes: reference.py."""
+from __future__ import annotations
+
+from ..guide import Guide
+from ..routes import ErrorDoc, Family, Route
+from ..schema import array_of, ref
+from ..validation import Param
+from . import reference
+from .envelope import V1_ENVELOPE
+from .schemas import SCHEMAS
+
+CONTRACT_VERSION = "0.1.0"
+# Cache-Control s-maxage per route class (ADR 0009): reference documents change with the chain
+# book and each publication; health is never cached.
+REFERENCE_SECONDS, HEALTH_SECONDS = 300, 0
+
+CHAIN_IDS = Param("chainIds", "chain_ids", "Comma-separated public chain IDs, or all", default="all")
+UNHEALTHY_DOC = ErrorDoc(503, reference.UNHEALTHY, "The warehouse is unreachable, or no chain has a fresh published snapshot.")
+
+
+def reference_route(path: str, name: str, handler, summary: str, schema: dict, description: str) -> Route:
+    return Route(path, name, handler, summary, schema, params=(CHAIN_IDS,), cache_seconds=REFERENCE_SECONDS,
+                 snapshot=True, multichain=True, description=description, tags=("reference",))
+
+
+ROUTES: tuple[Route, ...] = (
+    reference_route(
+        "/chains", "chains", reference.chains, "Public chains: features, freshness and indexed coverage", array_of("V1Chain"),
+        "Every selected public chain: name, network, each feature with its status (unsupported, or the chain's state), "
+        "its latest published snapshot (snapshotAt, indexedAt, availableAt) and state, and what its indexed data "
+        "covers (first market activity, history and snapshot ranges, subgraph lag). Start here: request a capability "
+        "only where its status is fresh or stale."),
+    reference_route(
+        "/deployments", "deployments", reference.deployments, "Contract addresses per chain", array_of("V1Deployment"),
+        "The protocol's contracts on every selected chain, each with the feature it serves and whether it is indexed "
+        "(a deployment alone does not establish indexed data: `indexed` is true only when the chain has a published "
+        "snapshot and supports the feature)."),
+    Route("/health", "health", reference.health, "Service health over every public chain", ref("V1Health"),
+          cache_seconds=HEALTH_SECONDS, snapshot=False, errors=(UNHEALTHY_DOC,), tags=("reference",),
+          description="200 `ok` when every public chain is fresh, `degraded` (naming the stale and unavailable chains) "
+          "when some are not; 503 `unhealthy` when the warehouse is unreachable or no chain is fresh."),
+    Route("/health/chains", "health_chains", reference.health_chains, "Health per public chain", array_of("V1ChainHealth"),
+          cache_seconds=HEALTH_SECONDS, snapshot=False, errors=(UNHEALTHY_DOC,), tags=("reference",),
+          description="Per public chain: the latest published snapshot and its age, the latest attempt, subgraph lag, "
+          "coverage, what is still filling in, and whether the chain's RPC answers now. A chain past the freshness "
+          "limit is `stale` while the others stay `fresh`; 503 `unhealthy` only when the warehouse is unreachable."),
+)
+
+V1_GUIDE = Guide(
+    description=(
+        "Read-only multichain JSON data of a vote-escrow DEX on chains 56, 4663, 8453, 1 and 5042: chains and their "
+        "coverage, deployments and health (more routes land release by release; /openapi.json lists what is served)."
+    ),
+    envelope={
+        "success": '{"ok": true, "data": <endpoint-specific>, "meta": {"chainIds", "chains": [{"chainId", "state", '
+                   '"snapshotAt", "indexedAt", "availableAt"}], "complete", "generatedAt", "cacheTtlSeconds"}}',
+        "failure": '{"ok": false, "error": {"code", "message"[, "details"]}, "meta": {"generatedAt"}}',
+        "rule": "branch on `ok`; check `meta.complete` and each chain's `state` before treating values as complete; "
+                "`generatedAt` and `cacheTtlSeconds` are serving times, not chain observations",
+    },
+    errors={
+        "400": "`invalid_<parameter>` or `unknown_parameter`: fix the request",
+        "404": "`chain_not_public` (GET /v1/chains lists the public chains) or no such route",
+        "500": "`<route>_query_failed` or `internal_error`: retry with exponential backoff",
+        "503": "`source_unavailable` or `unhealthy`: retry after the Retry-After header",
+    },
+    caching=(
+        "Answers resting on published snapshots carry a weak ETag W/\"cov-<digest>\" over each covered chain's snapshot "
+        "and state, and `Cache-Control: public, max-age=0, s-maxage=<cacheTtlSeconds>, stale-while-revalidate=30`; send "
+        "the ETag back in If-None-Match: 304 means nothing changed. Health is `no-store`; errors are `no-store`."
+    ),
+    polling="Each chain publishes a snapshot every 15 minutes; poll no faster than cacheTtlSeconds and detect new data by the ETag.",
+    openapi_errors=(
+        "and `Cache-Control: no-store`: 400 for a malformed query (one code per parameter, `unknown_parameter` for any "
+        "other name), 404 `chain_not_public` for a chain ID that is not public, 500 `<route>_query_failed` when a "
+        "warehouse query fails, 503 `source_unavailable` when the warehouse is unreachable and no snapshot is known"
+    ),
+)
+
+FAMILY = Family(
+    name="v1",
+    prefix="/v1",
+    title="multichain market, governance and account data API",
+    version=CONTRACT_VERSION,
+    description=(
+        "Multichain (chain IDs 56, 4663, 8453, 1, 5042), read-only data of a vote-escrow DEX. Pools and tokens are "
+        "identified by chain ID plus address; collections take `chainIds` (default all). Every answer says which "
+        "chains it covers and, per chain, the published snapshot it rests on (`meta.chains`); a stale or unavailable "
+        "chain is flagged, never hidden, and makes `meta.complete` false. Start with GET /v1/chains. All routes are "
+        "GET (HEAD and OPTIONS too) with open CORS."
+    ),
+    chain_id=0,  # multichain: every route's coverage names its chains
+    routes=ROUTES,
+    schemas=SCHEMAS,
+    envelope=V1_ENVELOPE,
+    guide=V1_GUIDE,
+    contract_path="/openapi.json",
+)

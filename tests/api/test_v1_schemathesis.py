@@ -1,0 +1,38 @@
+"""Schemathesis over the whole /v1 contract, against the /v1 test stack (v1_stack.py: five
+chains, fresh, stale and unavailable ones). As for /api/stats (test_schemathesis.py): every
+operation (GET, HEAD, OPTIONS) with the coverage phase's boundary and invalid values and up to
+MAX_EXAMPLES fuzzed cases; no 5xx but the documented 503s, only documented statuses, bodies and
+headers matching the contract, schema-invalid input refused with a 4xx, schema-valid input
+accepted (or 404 for a chain that is not public). The fuzzed document is built by the function
+the server serves /openapi.json with; `served_contract` checks that both are the same."""
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+
+from test_schemathesis import CHECKS, MAX_EXAMPLES, PRODUCTION_HOST
+from ve_analytics.api.openapi import build_openapi
+from ve_analytics.api.v1.routes import FAMILY
+
+CONTRACT = build_openapi(FAMILY, PRODUCTION_HOST)
+schema = schemathesis.openapi.from_dict(CONTRACT)
+
+
+def test_the_fuzzed_contract_is_the_whole_v1_surface():
+    assert sorted(CONTRACT["paths"]) == sorted(FAMILY.full_path(route) for route in FAMILY.routes)
+    assert len([r.ok().label for r in schema.get_all_operations()]) == 3 * len(FAMILY.routes)
+
+
+@pytest.fixture(scope="session")
+def served_contract(v1):
+    api, _, _ = v1
+    assert api.contract.doc == CONTRACT, "the served /openapi.json differs from build_openapi(FAMILY, ...)"
+    return api
+
+
+@schema.parametrize()
+@settings(max_examples=MAX_EXAMPLES, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
+def test_v1_contract_holds_for_generated_requests(case, served_contract):
+    case.call_and_validate(base_url=served_contract.url, checks=CHECKS)
