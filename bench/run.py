@@ -335,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             hello_url=f"http://127.0.0.1:{ports['hello']}", api_url=api_url,
             routes={"/protocol": "/api/stats/protocol",
                     f"{token_rows}-row /tokens/<coreToken>": f"/api/stats/tokens/{core}",
+                    "/v1/chains (multichain)": "/v1/chains",
                     "365-day /protocol/history": "/api/stats/protocol/history?days=365"},
             etag_path="/api/stats/protocol", etag=etag, workers=workers,
             warehouse_pid=by_name["warehouse"].proc.pid, api_pid=by_name["api"].proc.pid,
