@@ -187,6 +187,8 @@ def etag_matches(if_none_match: str | None, etag: str) -> bool:
     """Weak comparison (RFC 9110 13.1.2): `*`, or any listed tag equal ignoring the W/ prefix."""
     if not if_none_match:
         return False
+    if if_none_match == etag:  # what a client that got this ETag sends back
+        return True
     opaque = etag[2:] if etag.startswith("W/") else etag
     for candidate in if_none_match.split(","):
         candidate = candidate.strip()
