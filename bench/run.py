@@ -34,7 +34,7 @@ import threading
 import time
 from pathlib import Path
 
-import httpx
+import urllib3
 
 from ve_analytics.api.sql import QueryBook
 from bench.load import report as load_report
@@ -86,20 +86,33 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), p99
 
 
-def time_http(client: httpx.Client, url: str, n: int, headers: dict | None = None) -> list[float]:
+def http_client() -> urllib3.PoolManager:
+    """The bench's HTTP client: urllib3, the library clickhouse-connect reads the raw SQL with, so
+    both sides of a ratio pay the same client cost (httpx takes about 4x as long as urllib3 to
+    read a 2 MB body, which would be charged to the API); identity: the uncached figure compares
+    JSON to its SQL, and content coding is a cost of its own."""
+    return urllib3.PoolManager(headers={"Accept-Encoding": "identity"}, timeout=120, retries=False)
+
+
+def fetch(http: urllib3.PoolManager, url: str, ok: tuple[int, ...] = (200,)) -> urllib3.BaseHTTPResponse:
+    r = http.request("GET", url)
+    if r.status not in ok:
+        raise RuntimeError(f"{url} answered {r.status}: {r.data[:200]!r}")
+    return r
+
+
+def time_http(http: urllib3.PoolManager, url: str, n: int) -> list[float]:
     for _ in range(min(20, n)):  # warm-up: connections, caches, JIT-free Python paths
-        client.get(url, headers=headers)
+        fetch(http, url)
     out = []
     for _ in range(n):
         t0 = time.perf_counter()
-        r = client.get(url, headers=headers)
+        fetch(http, url)
         out.append(time.perf_counter() - t0)
-        if r.status_code not in (200, 304):
-            raise RuntimeError(f"{url} answered {r.status_code}: {r.text[:200]}")
     return out
 
 
-def time_interleaved(http: httpx.Client, url: str, client, calls: list[Call], n: int) -> tuple[list[float], list[float]]:
+def time_interleaved(http: urllib3.PoolManager, url: str, client, calls: list[Call], n: int) -> tuple[list[float], list[float]]:
     """`n` timings of the uncached API and of the route's queries through clickhouse-connect, one of
     each in turn, so the drift of a shared machine weighs on both alike. The queries are every data
     query of the handler with its bound values, as the API runs them per uncached request (the
@@ -110,9 +123,7 @@ def time_interleaved(http: httpx.Client, url: str, client, calls: list[Call], n:
             client.query(BOOK[name].text, parameters=bound).result_rows
 
     def http_once() -> None:
-        r = http.get(url)
-        if r.status_code != 200:
-            raise RuntimeError(f"{url} answered {r.status_code}: {r.text[:200]}")
+        fetch(http, url)
 
     for _ in range(min(20, n)):  # warm-up: connections, caches
         http_once()
@@ -285,17 +296,14 @@ def main(argv: list[str] | None = None) -> int:
         print(dataset_size(sql_client))
 
         core = settings.contracts(STATS_CHAIN_ID)["coreToken"].lower()
-        # identity: the uncached figure compares JSON to its SQL; content coding is a cost of its own
-        http = httpx.Client(timeout=120, headers={"Accept-Encoding": "identity"})
+        http = http_client()
         plan = []  # (label, url path, SQL calls, items)
         print("checking SQL_MAP against the handlers ...", flush=True)
         for label in ROUTES:
             path = "/api/stats" + label.replace(CORE, core)
             expected = tuple((name, {k: (core if v == CORE else v) for k, v in values.items()}) for name, values in SQL_MAP[label])
             calls = check_sql_map(sql_client, settings, path, label, expected)
-            r = http.get(f"http://127.0.0.1:{ports['api_nocache']}{path}")
-            if r.status_code != 200:
-                raise RuntimeError(f"{path} answered {r.status_code}: {r.text[:200]}")
+            r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}{path}")
             plan.append((label.replace(CORE, "<coreToken>"), path, calls, items(r.json())))
 
         print(f"\nrequests per figure: {args.n}, sequential, keep-alive, one client; "
@@ -329,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
         api_url = f"http://127.0.0.1:{ports['api']}"
         # a route of several hundred rows (the devnet has too few pools for a 500-row /pools)
         token_rows = next(rows for label, _, _, rows in plan if label == "/tokens/<coreToken>")
-        etag = http.get(api_url + "/api/stats/protocol").headers["etag"]
+        etag = fetch(http, api_url + "/api/stats/protocol").headers["etag"]
         by_name = {svc.name: svc for svc in services}
         load_report(
             hello_url=f"http://127.0.0.1:{ports['hello']}", api_url=api_url,
