@@ -1,8 +1,8 @@
 """The request pipeline every route of every family runs, and the blueprint that serves a family:
 
     validate parameters (a query string validated before is not parsed again) -> the latest
-    successful snapshot (snapshot routes; the worker's pointer), or on a multichain family the
-    coverage of the chains the route selects (api/coverage.py) -> If-None-Match: 304 ->
+    successful snapshot (snapshot routes; the worker's pointer), or on a multichain route the
+    coverage of the chains it selects (api/coverage.py) -> If-None-Match: 304 ->
     per-snapshot cache hit, else handler (one data query) -> envelope -> content coding
     (api/compression.py; a cached answer's header block is encoded once, api/prepared.py)
 
@@ -53,6 +53,11 @@ def log_failure(request: Request, status: int, code: str, detail: str) -> None:
     log.log(level, "%s %s -> %d %s: %s", request.method, target[:500], status, code, detail)
 
 
+def _selected(params: dict[str, Any]) -> tuple[int, ...]:
+    """The chains a multichain route selects: its path's `chainId`, else its `chainIds` (empty: all)."""
+    return (params["chainId"],) if "chainId" in params else params.get("chainIds") or ()
+
+
 def _sources(basis: Basis | None, route: Route) -> tuple[str, ...]:
     return basis.sources if isinstance(basis, Snapshot) else route.sources
 
@@ -101,8 +106,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
             return pointer.latest.get(chain_id)
         if not pointer.current():
             return None
-        selected = (params["chainId"],) if "chainId" in params else params.get("chainIds") or ()
-        return app.ctx.coverages.get(selected, pointer.latest, pointer.version, time.time())
+        return app.ctx.coverages.get(_selected(params), pointer.latest, pointer.version, time.time())
 
     async def resolve(app: Sanic, params: dict[str, Any]) -> Basis:
         """The snapshot of the family's chain, or the coverage of the chains a multichain route
@@ -111,8 +115,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
         if not route.multichain:
             return await pointer.resolve(lambda: warehouse_client(app), chain_id)
         latest = await pointer.every_chain(lambda: warehouse_client(app))
-        selected = (params["chainId"],) if "chainId" in params else params.get("chainIds") or ()
-        return app.ctx.coverages.get(selected, latest, pointer.version, time.time())
+        return app.ctx.coverages.get(_selected(params), latest, pointer.version, time.time())
 
     async def endpoint(request: Request, **path_args: str) -> HTTPResponse:
         if request.method == "OPTIONS":

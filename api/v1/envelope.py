@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ..coverage import STATES, Coverage
+from ..coverage import Coverage
 from ..envelope import Envelope, now_iso
-from ..schema import ISO_TIME, nullable
-
-NULLABLE_TIME = {"type": ["string", "null"], "format": "date-time", "pattern": ISO_TIME["pattern"]}
+from ..schema import ISO_TIME, obj
+from .schemas import CHAIN_ID, OBSERVATION
 
 
 class V1Envelope(Envelope):
@@ -40,19 +39,7 @@ class V1Envelope(Envelope):
         return {"generatedAt": now_iso()}
 
     def meta_schemas(self, chain_id: int) -> tuple[dict[str, Any], dict[str, Any]]:
-        chain = {
-            "type": "object",
-            "required": ["chainId", "state", "snapshotAt", "indexedAt", "availableAt"],
-            "additionalProperties": False,
-            "properties": {
-                "chainId": {"type": "integer", "minimum": 1, "maximum": 2147483647},
-                "state": {"enum": list(STATES), "description": "fresh; stale: its latest published snapshot is older than the "
-                          "freshness limit; unavailable: no published snapshot"},
-                "snapshotAt": {**NULLABLE_TIME, "description": "the 15-minute snapshot boundary the chain's data was read at"},
-                "indexedAt": {**NULLABLE_TIME, "description": "the time of the chain block read at that snapshot"},
-                "availableAt": {**NULLABLE_TIME, "description": "when that snapshot was published"},
-            },
-        }
+        chain = obj({"chainId": CHAIN_ID, **OBSERVATION})
         api_meta = {
             "type": "object",
             "required": ["chainIds", "chains", "complete", "generatedAt", "cacheTtlSeconds"],
@@ -91,4 +78,3 @@ class V1Envelope(Envelope):
 
 
 V1_ENVELOPE = V1Envelope()
-__all__ = ["V1_ENVELOPE", "V1Envelope", "nullable"]

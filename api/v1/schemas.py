@@ -2,14 +2,16 @@
 an /api/stats schema, so a generated client gets /v1 types."""
 from __future__ import annotations
 
-from ..schema import ADDRESS, ISO_TIME, nullable, obj, ref
+from ..coverage import STATES
+from ..schema import ADDRESS, ISO_TIME, nullable, obj
 from ...core.chains import FEATURES
-from .envelope import NULLABLE_TIME
 
-CHAIN_STATE = {"enum": ["fresh", "stale", "unavailable"]}
+NULLABLE_TIME = {"type": ["string", "null"], "format": "date-time", "pattern": ISO_TIME["pattern"]}
+CHAIN_STATE = {"enum": list(STATES)}
 RANGE = {"oneOf": [obj({"from": ISO_TIME, "to": ISO_TIME}), {"type": "null"}]}
 CHAIN_ID = {"type": "integer", "minimum": 1, "maximum": 2147483647}
 
+# What a chain's published data rests on: in meta.chains[] (envelope.py) and in /v1/chains rows.
 OBSERVATION = {
     "state": {**CHAIN_STATE, "description": "fresh; stale: the latest published snapshot is older than the freshness "
               "limit; unavailable: no published snapshot"},
@@ -88,4 +90,3 @@ SCHEMAS = {
     }),
 }
 
-__all__ = ["SCHEMAS", "ref"]
