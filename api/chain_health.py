@@ -13,6 +13,7 @@ from typing import Any, Mapping
 from .sql import unix_seconds
 from ..core.epochs import DAY, HOUR, QUARTER_HOUR
 
+UNHEALTHY = "unhealthy"  # the 503 code of /api/stats/health and /v1/health
 SUBGRAPH_LAG_TOLERANCE_SECONDS = 10 * 60  # more than this behind the chain head: subgraph_lagging
 
 Coverage = dict[str, dict[str, Any]]  # dataset -> {"first_at", "last_at"} (ISO strings)

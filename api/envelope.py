@@ -116,7 +116,7 @@ class Envelope:
         return self
 
     def success_meta(self, basis: Any, cache_seconds: int, sources: Iterable[str], extra: dict[str, Any]) -> dict[str, Any]:
-        """`basis`: the Snapshot of a snapshot route (the Coverage on a multichain family), or None."""
+        """`basis`: the Snapshot of a snapshot route (the Coverage of a multichain route), or None."""
         return meta(now_iso(), basis, cache_seconds, sources)
 
     def failure_meta(self, sources: Iterable[str] = ()) -> dict[str, Any]:

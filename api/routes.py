@@ -111,7 +111,7 @@ class RequestContext:
     chain_id: int
     queries: QueryBook
     meta: dict[str, Any] = field(default_factory=dict)  # handler-supplied meta members (Envelope.success_meta)
-    coverage: Coverage | None = None  # multichain families: the chains the answer covers
+    coverage: Coverage | None = None  # multichain routes: the chains the answer covers
 
     @property
     def settings(self) -> Any:

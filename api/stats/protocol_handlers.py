@@ -11,12 +11,11 @@ from typing import Any
 
 from ..errors import ApiError
 from ..routes import RequestContext
-from ..chain_health import chains_health, last_run, snapshot_age
+from ..chain_health import UNHEALTHY, chains_health, last_run, snapshot_age
 from .flow_windows import HOURS_COLUMNS, flow_windows
 from ...core.epochs import QUARTER_HOUR, iso
 from ...core.methodology import METHODOLOGY_VERSION
 
-UNHEALTHY = "unhealthy"
 
 
 async def protocol(ctx: RequestContext) -> dict[str, Any]:

@@ -11,14 +11,13 @@ from typing import Any
 
 import httpx
 
-from ..chain_health import chains_health, coverage_by_chain, dataset_at, dataset_range, subgraph_lag_seconds
+from ..chain_health import UNHEALTHY, chains_health, coverage_by_chain, dataset_at, dataset_range, subgraph_lag_seconds
 from ..coverage import FRESH, STALE, UNAVAILABLE
 from ..errors import ApiError
 from ..routes import RequestContext
 from ...core.chains import FEATURES
 from ...core.epochs import iso
 
-UNHEALTHY = "unhealthy"
 RPC_PROBE_SECONDS = 2.0
 
 # The feature whose indexing a contract of the chain book serves (vault contracts: `vaults`);
