@@ -19,6 +19,7 @@ from .snapshots import Snapshot
 FRESH, STALE, UNAVAILABLE = "fresh", "stale", "unavailable"
 STATES = (FRESH, STALE, UNAVAILABLE)
 CHAIN_NOT_PUBLIC = "chain_not_public"
+CHAIN_UNAVAILABLE = "chain_unavailable"  # 503: a route needs a chain's data and none is published
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +60,15 @@ class Coverage:
     def usable(self) -> tuple[ChainCoverage, ...]:
         """The covered chains with a published snapshot (fresh or stale)."""
         return tuple(c for c in self.chains if c.snapshot is not None)
+
+    def require_usable(self) -> tuple[ChainCoverage, ...]:
+        """`usable()`, or 503 `chain_unavailable` when no covered chain has a published snapshot."""
+        usable = self.usable()
+        if not usable:
+            ids = ", ".join(str(c) for c in self.chain_ids)
+            raise ApiError(503, CHAIN_UNAVAILABLE, f"no published snapshot yet for chain {ids}; retry after the next "
+                           "15-minute snapshot, or select other chains (GET /v1/chains)")
+        return usable
 
 
 def not_public(chain_ids: Iterable[int], public: Iterable[int]) -> ApiError:

@@ -8,7 +8,7 @@ The schema patterns carry the numeric bounds too (chain IDs up to 2147483647, wi
 366d, at most 32 IDs and six windows), written out digit by digit by `numbers_up_to`: a value the
 published schema allows must not be a 400 (the contract is fuzzed with Schemathesis). What a
 pattern cannot say stays looser than the parser: a timestamp's day past its month's end (or year
-0000), and one window length written twice.
+0000). A window written twice is answered once; two labels of one length (24h, 1d) each under its own.
 """
 from __future__ import annotations
 
@@ -121,13 +121,8 @@ def parse_timestamp(raw: str) -> int:
 def parse_windows(raw: str) -> tuple[Window, ...]:
     if len(raw) > MAX_WINDOWS_TEXT or not _WINDOWS.fullmatch(raw):
         raise ValueError()
-    windows = tuple(Window(label, int(label[:-1]) * WINDOW_UNITS[label[-1]]) for label in raw.split(","))
-    seen: dict[int, str] = {}
-    for window in windows:
-        if window.seconds in seen:
-            raise ValueError(f"{seen[window.seconds]} and {window.label} are the same window")
-        seen[window.seconds] = window.label
-    return windows
+    labels = dict.fromkeys(raw.split(","))  # a label given twice is answered once, in its first place
+    return tuple(Window(label, int(label[:-1]) * WINDOW_UNITS[label[-1]]) for label in labels)
 
 
 PARSERS: dict[str, Callable[[str], Any]] = {
@@ -147,7 +142,7 @@ ACCEPTS = {
     "timestamp": "an ISO 8601 timestamp with whole seconds and UTC (Z) or an offset (+HH:MM or -HH:MM), "
     "e.g. 2026-03-01T12:00:00Z",
     "windows": f"up to six comma-separated trailing windows, each a whole number of hours or days from 1h to "
-    f"{LONGEST_WINDOW_DAYS}d (e.g. 24h,7d), no length twice, at most {MAX_WINDOWS_TEXT} characters",
+    f"{LONGEST_WINDOW_DAYS}d (e.g. 24h,7d), at most {MAX_WINDOWS_TEXT} characters; a window given twice is answered once",
 }
 
 

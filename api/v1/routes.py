@@ -4,24 +4,44 @@ from __future__ import annotations
 
 from ..guide import Guide
 from ..routes import ErrorDoc, Family, Route
+from ..coverage import CHAIN_UNAVAILABLE
 from ..schema import array_of, ref
 from ..validation import Param
-from . import reference
+from . import protocol, reference
 from .envelope import V1_ENVELOPE
+from .protocol_schemas import SCHEMAS as PROTOCOL_SCHEMAS
 from .schemas import SCHEMAS
 
 CONTRACT_VERSION = "0.1.0"
 # Cache-Control s-maxage per route class (ADR 0009): reference documents change with the chain
-# book and each publication; health is never cached.
-REFERENCE_SECONDS, HEALTH_SECONDS = 300, 0
+# book and each publication; market and protocol figures with each publication; health is never cached.
+REFERENCE_SECONDS, MARKET_SECONDS, HEALTH_SECONDS = 300, 60, 0
 
 CHAIN_IDS = Param("chainIds", "chain_ids", "Comma-separated public chain IDs, or all", default="all")
+ALIGNMENT = Param("alignment", "enum", "rolling: periods end at each chain's latest completed hourly bucket; utc: "
+                  "calendar periods shared by every chain, the running one clipped and marked partial",
+                  default="rolling", choices=("rolling", "utc"))
+WINDOWS = Param("windows", "windows", "Up to six trailing windows, whole hours or days from 1h to 366d", default="24h,7d,30d")
+PROTOCOL_DESCRIPTION = (
+    " Each chain's flows are sums of its hourly buckets over spans ending at or before its own anchor (the end of its "
+    "latest hourly bucket completed by its published snapshot); totals add these independently observed spans and say "
+    "which chains they added and which are missing: a missing chain makes a total a known subtotal (`complete: false`), "
+    "never a silent zero. Backing, bridge balances, holders, prices and APRs are never added (`policy`)."
+)
+CHAIN_UNAVAILABLE_DOC = ErrorDoc(503, CHAIN_UNAVAILABLE, "No selected chain has a published snapshot yet.")
 UNHEALTHY_DOC = ErrorDoc(503, reference.UNHEALTHY, "The warehouse is unreachable, or no chain has a fresh published snapshot.")
 
 
 def reference_route(path: str, name: str, handler, summary: str, schema: dict, description: str) -> Route:
     return Route(path, name, handler, summary, schema, params=(CHAIN_IDS,), cache_seconds=REFERENCE_SECONDS,
                  snapshot=True, multichain=True, description=description, tags=("reference",))
+
+
+def protocol_route(path: str, name: str, handler, summary: str, schema: str, description: str,
+                   params: tuple[Param, ...] = (CHAIN_IDS,)) -> Route:
+    return Route(path, name, handler, summary, ref(schema), params=params, cache_seconds=MARKET_SECONDS,
+                 snapshot=True, multichain=True, description=description + PROTOCOL_DESCRIPTION, tags=("protocol",),
+                 errors=(CHAIN_UNAVAILABLE_DOC,))
 
 
 ROUTES: tuple[Route, ...] = (
@@ -45,6 +65,32 @@ ROUTES: tuple[Route, ...] = (
           description="Per public chain: the latest published snapshot and its age, the latest attempt, subgraph lag, "
           "coverage, what is still filling in, and whether the chain's RPC answers now. A chain past the freshness "
           "limit is `stale` while the others stay `fresh`; 503 `unhealthy` only when the warehouse is unreachable."),
+    protocol_route(
+        "/protocol", "protocol", protocol.protocol, "Protocol observation per chain and totals", "V1Protocol",
+        "Per covered chain, at its published snapshot: eligible user-pool liquidity (TVL, split V2 / CL), pool and "
+        "active gauge counts, and rolling 24h and 7d volume and fees, each window saying what it summed; and their "
+        "totals."),
+    protocol_route(
+        "/protocol/history", "protocol_history", protocol.periods, "Hourly protocol flows and TVL per chain", "V1ProtocolPeriods",
+        "The last `days` days of hourly periods per covered chain (oldest first): volume and fees summed from its "
+        "hourly buckets, the TVL of its latest published snapshot in the period, and per period index the totals. "
+        "Gaps are kept with their reason.",
+        params=(CHAIN_IDS, ALIGNMENT, Param("days", "integer", "Days of hourly periods", default=7, minimum=1, maximum=90))),
+    protocol_route(
+        "/protocol/daily", "protocol_daily", protocol.periods, "Daily protocol flows and TVL per chain", "V1ProtocolPeriods",
+        "The last `days` daily periods per covered chain (oldest first): rolling 24-hour periods ending at its anchor, "
+        "or UTC days (alignment=utc) with the running day clipped at the anchor and marked partial; per period index "
+        "the totals. Gaps are kept with their reason.",
+        params=(CHAIN_IDS, ALIGNMENT, Param("days", "integer", "Daily periods", default=90, minimum=1, maximum=3660))),
+    protocol_route(
+        "/protocol/trailing", "protocol_trailing", protocol.trailing, "Trailing windows per chain and totals",
+        "V1ProtocolTrailing",
+        "Volume and fees over each requested trailing window of every covered chain, with the buckets each summed, "
+        "and per window the totals.", params=(CHAIN_IDS, WINDOWS)),
+    protocol_route(
+        "/protocol/volume", "protocol_volume", protocol.volume, "Cumulative volume per chain", "V1ProtocolVolume",
+        "Every public chain's cumulative volume and fees, from its first market activity to its anchor, and their "
+        "totals.", params=()),
 )
 
 V1_GUIDE = Guide(
@@ -92,7 +138,7 @@ FAMILY = Family(
     ),
     chain_id=0,  # multichain: every route's coverage names its chains
     routes=ROUTES,
-    schemas=SCHEMAS,
+    schemas={**SCHEMAS, **PROTOCOL_SCHEMAS},
     envelope=V1_ENVELOPE,
     guide=V1_GUIDE,
     contract_path="/openapi.json",

@@ -141,9 +141,10 @@ def test_the_contract_is_the_v1_family_own(v1):
     api, _, _ = v1
     doc = api.contract.doc
     assert doc["openapi"] == "3.1.0"
-    assert set(doc["paths"]) == {"/v1/chains", "/v1/deployments", "/v1/health", "/v1/health/chains"}
+    assert set(doc["paths"]) == {"/v1/chains", "/v1/deployments", "/v1/health", "/v1/health/chains", "/v1/protocol",
+                                 "/v1/protocol/history", "/v1/protocol/daily", "/v1/protocol/trailing", "/v1/protocol/volume"}
     schemas = set(doc["components"]["schemas"])
-    assert {"V1Chain", "V1Deployment", "V1Health", "V1ChainHealth"} <= schemas
+    assert {"V1Chain", "V1Deployment", "V1Health", "V1ChainHealth", "V1Protocol", "V1ProtocolPeriods"} <= schemas
     assert not {"ProtocolSnapshot", "HistoryPoint", "Vault"} & schemas  # no /api/stats or /api/v1 schema
     chains = doc["paths"]["/v1/chains"]["get"]
     assert "404" in chains["responses"] and "304" in chains["responses"]

@@ -1,0 +1,87 @@
+"""What a /v1/protocol flow figure summed, and how per-chain figures combine (pure functions).
+
+Every flow figure of a chain is a span of its hourly buckets, [from, toExclusive), ending at or
+before the chain's own anchor: the end of its latest completed bucket at the snapshot the answer
+rests on. A span says how many buckets it found (`hoursCovered`) and how many it needed
+(`hoursExpected`: its hours from the chain's first market activity to its anchor), so a missing
+bucket is never a silent zero hour; a span holding no bucket has null values and a `gap` reason.
+
+Totals sum independently observed spans (each chain's own anchor, not one synchronized block).
+A chain that is not fresh, or whose span is incomplete or missing, makes the total incomplete and
+is named in `missingChainIds` when its value is missing; a total no chain has a value for is null.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ..coverage import FRESH
+from ...core.epochs import HOUR, iso
+
+ANCHOR = "latest_completed_hour"  # where a chain's spans end (core.windows names it the same)
+BEFORE_FIRST_ACTIVITY = "before_first_market_activity"  # the span ends before the chain's market began
+NOT_YET_OBSERVED = "not_yet_observed"  # the span starts at or after the chain's anchor (a stale chain)
+NOT_INDEXED = "not_indexed"  # hours of market activity with no stored bucket
+GAPS = (BEFORE_FIRST_ACTIVITY, NOT_YET_OBSERVED, NOT_INDEXED)
+
+# Spec semantics 6: additive metrics exclude backing, bridge balances, holders, prices and APRs.
+POLICY = {
+    "additiveMetrics": ["tvlUsd", "poolCount", "activeGaugeCount", "volumeUsd", "feesUsd"],
+    "excludedFromTotals": ["backing", "bridgeBalances", "holders", "prices", "aprs"],
+    "windows": "independent",
+    "description": "Totals add each chain's own observation: flows over each chain's own window, ending at its latest "
+                   "completed hourly bucket (not one synchronized cross-chain block); TVL at each chain's own snapshot. "
+                   "Backing, bridge balances, holders, prices and APRs are never added across chains.",
+}
+
+
+def span(start: int, end: int, anchor: int, first_hour: int | None, found: dict[str, Any] | None) -> dict[str, Any]:
+    """One span [start, end) of a chain whose anchor is `anchor` (buckets only before it) and whose
+    first market activity began in the hour `first_hour`; `found` is its row of summed buckets
+    (volume_usd, fees_usd, hours), None when none was found."""
+    observed_end = min(end, anchor)
+    observed_start = start if first_hour is None else max(start, first_hour)
+    expected = max(0, (observed_end - observed_start) // HOUR)
+    covered = int(found["hours"]) if found else 0
+    if first_hour is not None and end <= first_hour:
+        gap = BEFORE_FIRST_ACTIVITY
+    elif start >= anchor:
+        gap = NOT_YET_OBSERVED
+    elif covered == 0:
+        gap = NOT_INDEXED
+    else:
+        gap = None
+    return {
+        "from": iso(start),
+        "toExclusive": iso(observed_end if start < anchor else end),
+        "durationSeconds": (observed_end if start < anchor else end) - start,
+        "partial": start < anchor < end,
+        "volumeUsd": found["volume_usd"] if covered else None,
+        "feesUsd": found["fees_usd"] if covered else None,
+        "hoursCovered": covered,
+        "hoursExpected": expected,
+        "complete": gap in (None, BEFORE_FIRST_ACTIVITY) and covered == expected,
+        "gap": gap,
+    }
+
+
+def add(values: Iterable[float | int | None]) -> float | int | None:
+    """The sum of the known values; None when none is known."""
+    known = [v for v in values if v is not None]
+    return sum(known) if known else None
+
+
+def combine(parts: list[tuple[int, str, dict[str, Any] | None]], metrics: tuple[str, ...],
+            missing_chains: Iterable[int] = ()) -> dict[str, Any]:
+    """The total of per-chain figures: `parts` is (chain id, chain state, its figure or None when
+    the chain has none); `missing_chains` are covered chains with nothing to add (unavailable).
+    A figure counts as complete when it has no `complete` member or it is true."""
+    summed = [cid for cid, _, fig in parts if fig is not None and any(fig.get(m) is not None for m in metrics)]
+    missing = sorted({*missing_chains, *(cid for cid, _, fig in parts if fig is None or (
+        cid not in summed and (fig.get("gap") != BEFORE_FIRST_ACTIVITY)))})
+    complete = not missing and all(state == FRESH and (fig is None or fig.get("complete", True)) for _, state, fig in parts)
+    return {
+        **{m: add(fig.get(m) for _, _, fig in parts if fig is not None) for m in metrics},
+        "chainIds": summed,
+        "missingChainIds": missing,
+        "complete": complete,
+    }

@@ -1,0 +1,204 @@
+"""Handlers of the /v1 protocol routes: /v1/protocol, /history, /daily, /trailing and /volume.
+
+Each answer starts from the anchors of its covered chains (`protocol.sql`: per chain, the
+observation at its published snapshot, the end of its latest completed hourly bucket and the hour
+of its first market activity), then sums that chain's buckets over spans ending at or before its
+own anchor (`protocol_flows.sql`, `protocol_periods.sql`); flows.py says what each span summed
+and how the chains combine. A covered chain without a published snapshot, or without a protocol
+row at it, has no anchor: it is listed with null figures and makes every total incomplete.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..coverage import ChainCoverage
+from ..routes import RequestContext
+from ...core.epochs import DAY, HOUR, iso
+from .flows import ANCHOR, POLICY, add, combine, span
+
+HEADLINE_WINDOWS = (("24h", DAY), ("7d", 7 * DAY))  # /v1/protocol's rolling windows
+FLOW_METRICS = ("volumeUsd", "feesUsd")
+PERIODS = {"history": HOUR, "daily": DAY}  # route -> period length
+
+
+@dataclass(frozen=True)
+class Anchor:
+    chain: ChainCoverage
+    row: dict[str, Any] | None  # protocol.sql's row; None: no protocol row at the snapshot
+
+    @property
+    def end(self) -> int | None:
+        return None if self.row is None else self.row["flow_end"]
+
+    @property
+    def first_hour(self) -> int | None:
+        return None if self.row is None else self.row["first_hour"]
+
+    def head(self) -> dict[str, Any]:
+        """The chain's identity and what its spans rest on."""
+        c = self.chain
+        return {
+            "chainId": c.chain_id,
+            "state": c.state,
+            "snapshotAt": c.snapshot.at_iso if c.snapshot else None,
+            "anchor": ANCHOR,
+            "anchorAt": None if self.end is None else iso(self.end),
+            "firstMarketActivityHour": None if self.first_hour is None else iso(self.first_hour),
+        }
+
+
+async def anchors(ctx: RequestContext) -> list[Anchor]:
+    covered = ctx.coverage
+    assert covered is not None
+    usable = covered.require_usable()
+    rows = await ctx.rows("protocol", chain_ids=[c.chain_id for c in usable], snapshot_ats=[c.snapshot.param for c in usable])
+    by_chain = {int(r["chain_id"]): r for r in rows}
+    return [Anchor(c, by_chain.get(c.chain_id)) for c in covered.chains]
+
+
+async def spans(ctx: RequestContext, wanted: list[tuple[int, int, int]]) -> list[dict[str, Any] | None]:
+    """The summed buckets of each (chain, start, end) span, None where none was found."""
+    if not wanted:
+        return []
+    rows = await ctx.rows("protocol_flows", chain_ids=[w[0] for w in wanted], starts=[w[1] for w in wanted],
+                          ends=[w[2] for w in wanted])
+    found = {int(r["span"]): r for r in rows}
+    return [found.get(i + 1) for i in range(len(wanted))]  # arrayEnumerate counts from 1
+
+
+async def trailing_windows(ctx: RequestContext, at: list[Anchor], windows: tuple[tuple[str, int], ...]) -> dict[int, list[dict]]:
+    """Per anchored chain: each window [anchor - length, anchor) with what it summed."""
+    anchored = [a for a in at if a.end is not None]
+    wanted = [(a.chain.chain_id, a.end - seconds, a.end) for a in anchored for _, seconds in windows]
+    found = iter(await spans(ctx, wanted))
+    return {a.chain.chain_id: [{"label": label, **span(a.end - seconds, a.end, a.end, a.first_hour, next(found))}
+                               for label, seconds in windows] for a in anchored}
+
+
+def window_totals(at: list[Anchor], per_chain: dict[int, list[dict]], windows: tuple[tuple[str, int], ...]) -> list[dict]:
+    """Per window label: the total over the chains' own windows of that length."""
+    out = []
+    for i, (label, seconds) in enumerate(windows):
+        parts = [(a.chain.chain_id, a.chain.state, per_chain[a.chain.chain_id][i] if a.end is not None else None) for a in at]
+        figures = [fig for _, _, fig in parts if fig is not None]
+        out.append({"label": label, "durationSeconds": seconds,
+                    "from": min((f["from"] for f in figures), default=None),
+                    "toExclusive": max((f["toExclusive"] for f in figures), default=None),
+                    **combine(parts, FLOW_METRICS)})
+    return out
+
+
+def _complete(ctx: RequestContext, totals: list[dict] | dict) -> None:
+    """An answer whose totals miss a chain or a bucket is not complete (meta.complete)."""
+    rows = totals if isinstance(totals, list) else [totals]
+    if not all(t["complete"] for t in rows):
+        ctx.meta["complete"] = False
+
+
+async def protocol(ctx: RequestContext) -> dict[str, Any]:
+    at = await anchors(ctx)
+    windows = await trailing_windows(ctx, at, HEADLINE_WINDOWS)
+    chains = []
+    for a in at:
+        row = a.row or {}
+        chains.append({
+            **a.head(),
+            "blockNumber": row.get("block_number"),
+            "tvlUsd": row.get("tvl_usd"),
+            "tvlV2Usd": row.get("tvl_v2_usd"),
+            "tvlClUsd": row.get("tvl_cl_usd"),
+            "poolCount": row.get("pool_count"),
+            "activeGaugeCount": row.get("active_gauge_count"),
+            "windows": windows.get(a.chain.chain_id),
+        })
+    states = [(a.chain.chain_id, a.chain.state, None if a.row is None else c) for a, c in zip(at, chains)]
+    totals = {
+        **combine(states, ("tvlUsd", "poolCount", "activeGaugeCount")),
+        "windows": window_totals(at, windows, HEADLINE_WINDOWS),
+    }
+    totals["complete"] = totals["complete"] and all(w["complete"] for w in totals["windows"])
+    _complete(ctx, totals)
+    return {"chains": chains, "totals": totals, "policy": POLICY}
+
+
+async def trailing(ctx: RequestContext) -> dict[str, Any]:
+    at = await anchors(ctx)
+    requested = tuple((w.label, w.seconds) for w in ctx.params["windows"])
+    windows = await trailing_windows(ctx, at, requested)
+    totals = window_totals(at, windows, requested)
+    _complete(ctx, totals)
+    return {"chains": [{**a.head(), "windows": windows.get(a.chain.chain_id)} for a in at],
+            "totals": totals, "policy": POLICY}
+
+
+async def volume(ctx: RequestContext) -> dict[str, Any]:
+    """Cumulative volume and fees of each chain from its first market activity to its anchor."""
+    at = await anchors(ctx)
+    counted = [a for a in at if a.end is not None and a.first_hour is not None]
+    found = await spans(ctx, [(a.chain.chain_id, a.first_hour, a.end) for a in counted])
+    figures = {a.chain.chain_id: span(a.first_hour, a.end, a.end, a.first_hour, f) for a, f in zip(counted, found)}
+    parts = [(a.chain.chain_id, a.chain.state, figures.get(a.chain.chain_id)) for a in at]
+    totals = combine(parts, FLOW_METRICS)
+    _complete(ctx, totals)
+    return {"chains": [{**a.head(), "cumulative": figures.get(a.chain.chain_id)} for a in at],
+            "totals": totals, "policy": POLICY}
+
+
+def _tops(at: list[Anchor], period: int, utc: bool) -> dict[int, int]:
+    """Each anchored chain's newest period end: its anchor (rolling), or the end of the newest
+    calendar period any covered chain has observed into (utc: the same periods for every chain)."""
+    ends = {a.chain.chain_id: a.end for a in at if a.end is not None}
+    if not utc:
+        return ends
+    top = max((-(-end // period) * period for end in ends.values()), default=None)
+    return {cid: top for cid in ends}
+
+
+async def periods(ctx: RequestContext) -> dict[str, Any]:
+    """/history (hourly periods) and /daily (daily periods), newest `days` worth, oldest first."""
+    period = PERIODS[ctx.route.name.removeprefix("protocol_")]
+    utc = ctx.params["alignment"] == "utc"
+    count = ctx.params["days"] * DAY // period
+    at = await anchors(ctx)
+    tops = _tops(at, period, utc)
+    anchored = [a for a in at if a.chain.chain_id in tops]
+    rows = await ctx.rows("protocol_periods", chain_ids=[a.chain.chain_id for a in anchored],
+                          tops=[tops[a.chain.chain_id] for a in anchored], ends=[a.end for a in anchored],
+                          snapshot_ats=[a.chain.snapshot.param for a in anchored],
+                          period_seconds=period, periods=count) if anchored else []
+    found = {(int(r["chain_id"]), int(r["k"])): r for r in rows}
+    series: dict[int, list[dict]] = {}
+    for a in anchored:
+        cid, top = a.chain.chain_id, tops[a.chain.chain_id]
+        out = []
+        for k in reversed(range(count)):
+            row = found.get((cid, k))
+            figure = span(top - (k + 1) * period, top - k * period, a.end, a.first_hour,
+                          row if row is not None and row["hours"] else None)
+            figure["tvlUsd"] = None if row is None else row["tvl_usd"]
+            figure["tvlObservedAt"] = None if row is None or row["tvl_at"] is None else iso(row["tvl_at"])
+            out.append(figure)
+        series[cid] = out
+    totals = []
+    for i in range(count if series else 0):
+        parts = [(a.chain.chain_id, a.chain.state, series[a.chain.chain_id][i] if a.chain.chain_id in series else None)
+                 for a in at]
+        figures = [fig for _, _, fig in parts if fig is not None]
+        totals.append({
+            "from": min(f["from"] for f in figures),
+            "toExclusive": max(f["toExclusive"] for f in figures),
+            "synchronized": utc,
+            "partial": any(f["partial"] for f in figures),
+            **combine(parts, FLOW_METRICS),
+            "tvlUsd": add(f["tvlUsd"] for f in figures),
+            "tvlChainIds": [cid for cid, _, f in parts if f is not None and f["tvlUsd"] is not None],
+        })
+    _complete(ctx, totals)
+    return {
+        "alignment": ctx.params["alignment"],
+        "periodSeconds": period,
+        "chains": [{**a.head(), "periods": series.get(a.chain.chain_id)} for a in at],
+        "totals": totals,
+        "policy": POLICY,
+    }
