@@ -16,8 +16,9 @@ from typing import Iterable
 from .errors import ApiError
 from .snapshots import Snapshot
 
-FRESH, STALE, UNAVAILABLE = "fresh", "stale", "unavailable"
-STATES = (FRESH, STALE, UNAVAILABLE)
+FRESH, FAILED, STALE, UNAVAILABLE = "fresh", "failed", "stale", "unavailable"
+STATES = (FRESH, FAILED, STALE, UNAVAILABLE)
+WITHIN_LIMIT = (FRESH, FAILED)  # states whose snapshot is younger than the freshness limit
 CHAIN_NOT_PUBLIC = "chain_not_public"
 CHAIN_UNAVAILABLE = "chain_unavailable"  # 503: a route needs a chain's data and none is published
 
@@ -90,8 +91,10 @@ def resolve(selected: Iterable[int], public: tuple[int, ...], latest: dict[int, 
         snapshot = latest.get(chain_id)
         if snapshot is None:
             state = UNAVAILABLE
-        else:
-            state = STALE if now - snapshot.unix >= stale_seconds else FRESH
+        elif now - snapshot.unix >= stale_seconds:
+            state = STALE
+        else:  # a failed latest attempt: the answer rests on the snapshot before it, and says so
+            state = FAILED if snapshot.failed_at else FRESH
         chains.append(ChainCoverage(chain_id, state, snapshot))
     key = tuple((c.chain_id, c.snapshot.at_iso if c.snapshot else None, c.state) for c in chains)
     digest = hashlib.blake2s(repr(key).encode(), digest_size=12).hexdigest()
@@ -116,7 +119,7 @@ class Coverages:
         if hit is not None and now < hit[1]:
             return hit[0]
         found = resolve(selected, self.public, latest, now, self.stale_seconds)
-        until = min((c.snapshot.unix + self.stale_seconds for c in found.chains if c.state == FRESH and c.snapshot),
+        until = min((c.snapshot.unix + self.stale_seconds for c in found.chains if c.state in WITHIN_LIMIT and c.snapshot),
                     default=math.inf)
         if len(self._memo) >= self.MAX_ENTRIES:
             self._memo.clear()

@@ -43,6 +43,7 @@ class Snapshot:
     sources: tuple[str, ...]
     indexed_at: str | None = None  # the timestamp of the block read (ISO)
     available_at: str | None = None  # when the snapshot was published: its success row (ISO)
+    failed_at: str | None = None  # the boundary of the chain's newest failed attempt after this snapshot (ISO)
 
     @property
     def etag(self) -> str:
@@ -55,7 +56,8 @@ class Snapshot:
 
     @classmethod
     def from_row(cls, snapshot_at: datetime, run_id: str, block_number: int, sources: Any,
-                 block_timestamp: datetime | None = None, finished_at: datetime | None = None) -> "Snapshot":
+                 block_timestamp: datetime | None = None, finished_at: datetime | None = None,
+                 failed_at: datetime | None = None) -> "Snapshot":
         at = _utc(snapshot_at)
         return cls(
             at_iso=iso(at),
@@ -66,6 +68,7 @@ class Snapshot:
             sources=tuple(sources or ()),
             indexed_at=None if block_timestamp is None else iso(_utc(block_timestamp)),
             available_at=None if finished_at is None else iso(_utc(finished_at)),
+            failed_at=None if failed_at is None else iso(_utc(failed_at)),
         )
 
 
@@ -100,7 +103,8 @@ class SnapshotPointer:
             snapshot = Snapshot.from_row(*row)
             current = self.latest.get(int(chain_id))
             if current is None or (snapshot.unix >= current.unix and snapshot != current):
-                # forward only (a re-run of the same time may update its run)
+                # forward only (a re-run of the same time may update its run; a failed attempt after it
+                # marks it)
                 self.latest[int(chain_id)] = snapshot
                 self.version += 1
         self.refreshed_at = self.clock()

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 
 from ..chain_health import UNHEALTHY, chains_health, coverage_by_chain, dataset_at, dataset_range, subgraph_lag_seconds
-from ..coverage import FRESH, STALE, UNAVAILABLE
+from ..coverage import FAILED, FRESH, STALE, UNAVAILABLE, WITHIN_LIMIT
 from ..errors import ApiError
 from ..routes import RequestContext
 from ...core.chains import FEATURES
@@ -108,28 +108,37 @@ async def _health_rows(ctx: RequestContext) -> tuple[list[dict[str, Any]], list[
     metas = []
     for entry in entries:
         row = by_chain.get(entry["chainId"], {})
-        state = UNAVAILABLE if entry["ageSeconds"] is None else FRESH if entry["healthy"] else STALE
+        state = UNAVAILABLE if entry["ageSeconds"] is None else STALE if not entry["healthy"] else FAILED if _failed_since(entry) else FRESH
         metas.append({"chainId": entry["chainId"], "state": state, "snapshotAt": entry["snapshotAt"],
                       "indexedAt": row.get("last_success_block_time"), "availableAt": row.get("last_success_published_at")})
     ctx.meta["chains"] = metas
     return entries, metas, now
 
 
+def _failed_since(entry: dict[str, Any]) -> bool:
+    """The chain's latest attempt failed, at a boundary after its latest published snapshot."""
+    last = entry["lastRun"]
+    return bool(last) and last["status"] == "failed" and entry["snapshotAt"] is not None and last["snapshotAt"] > entry["snapshotAt"]
+
+
 async def health(ctx: RequestContext) -> dict[str, Any]:
     """200 `ok` when every public chain is fresh, `degraded` when some are not (named); 503
-    `unhealthy` when the warehouse is unreachable or no chain is fresh."""
+    `unhealthy` when the warehouse is unreachable or no chain's snapshot is within the freshness
+    limit (fresh, or failed: its latest attempt failed but its last published snapshot is recent)."""
     _, metas, now = await _health_rows(ctx)
     fresh = [m["chainId"] for m in metas if m["state"] == FRESH]
     body = {
         "status": "ok" if len(fresh) == len(metas) else "degraded",
         "checkedAt": iso(now),
         "freshChainIds": fresh,
+        "failedChainIds": [m["chainId"] for m in metas if m["state"] == FAILED],
         "staleChainIds": [m["chainId"] for m in metas if m["state"] == STALE],
         "unavailableChainIds": [m["chainId"] for m in metas if m["state"] == UNAVAILABLE],
         "staleAfterMinutes": int(ctx.settings.stale_after_minutes),
     }
-    if not fresh:
-        raise ApiError(503, UNHEALTHY, "no chain has a fresh published snapshot", details={**body, "status": "unhealthy"})
+    if not any(m["state"] in WITHIN_LIMIT for m in metas):
+        raise ApiError(503, UNHEALTHY, "no chain has a published snapshot within the freshness limit",
+                       details={**body, "status": "unhealthy"})
     return body
 
 

@@ -50,7 +50,7 @@ ROUTES: tuple[Route, ...] = (
         "Every selected public chain: name, network, each feature with its status (unsupported, or the chain's state), "
         "its latest published snapshot (snapshotAt, indexedAt, availableAt) and state, and what its indexed data "
         "covers (first market activity, history and snapshot ranges, subgraph lag). Start here: request a capability "
-        "only where its status is fresh or stale."),
+        "only where its status is fresh, failed or stale."),
     reference_route(
         "/deployments", "deployments", reference.deployments, "Contract addresses per chain", array_of("V1Deployment"),
         "The protocol's contracts on every selected chain, each with the feature it serves and whether it is indexed "
@@ -59,7 +59,8 @@ ROUTES: tuple[Route, ...] = (
     Route("/health", "health", reference.health, "Service health over every public chain", ref("V1Health"),
           cache_seconds=HEALTH_SECONDS, snapshot=False, errors=(UNHEALTHY_DOC,), tags=("reference",),
           description="200 `ok` when every public chain is fresh, `degraded` (naming the stale and unavailable chains) "
-          "when some are not; 503 `unhealthy` when the warehouse is unreachable or no chain is fresh."),
+          "when some are not; 503 `unhealthy` when the warehouse is unreachable or no chain's snapshot is within the "
+          "freshness limit."),
     Route("/health/chains", "health_chains", reference.health_chains, "Health per public chain", array_of("V1ChainHealth"),
           cache_seconds=HEALTH_SECONDS, snapshot=False, errors=(UNHEALTHY_DOC,), tags=("reference",),
           description="Per public chain: the latest published snapshot and its age, the latest attempt, subgraph lag, "
@@ -96,7 +97,8 @@ ROUTES: tuple[Route, ...] = (
 V1_GUIDE = Guide(
     description=(
         "Read-only multichain JSON data of a vote-escrow DEX on chains 56, 4663, 8453, 1 and 5042: chains and their "
-        "coverage, deployments and health (more routes land release by release; /openapi.json lists what is served)."
+        "coverage, deployments, health, and protocol figures (per chain and totals, rolling windows, hourly and daily "
+        "periods, cumulative volume); more routes land release by release; /openapi.json lists what is served."
     ),
     envelope={
         "success": '{"ok": true, "data": <endpoint-specific>, "meta": {"chainIds", "chains": [{"chainId", "state", '
@@ -109,18 +111,21 @@ V1_GUIDE = Guide(
         "400": "`invalid_<parameter>` or `unknown_parameter`: fix the request",
         "404": "`chain_not_public` (GET /v1/chains lists the public chains) or no such route",
         "500": "`<route>_query_failed` or `internal_error`: retry with exponential backoff",
-        "503": "`source_unavailable` or `unhealthy`: retry after the Retry-After header",
+        "503": "`source_unavailable`, `chain_unavailable` (no selected chain has published yet) or `unhealthy`: retry "
+               "after the Retry-After header",
     },
     caching=(
         "Answers resting on published snapshots carry a weak ETag W/\"cov-<digest>\" over each covered chain's snapshot "
         "and state, and `Cache-Control: public, max-age=0, s-maxage=<cacheTtlSeconds>, stale-while-revalidate=30`; send "
-        "the ETag back in If-None-Match: 304 means nothing changed. Health is `no-store`; errors are `no-store`."
+        "the ETag back in If-None-Match: 304 means nothing changed. s-maxage: reference routes 300, protocol routes 60; "
+        "health is `no-store`; errors are `no-store`."
     ),
     polling="Each chain publishes a snapshot every 15 minutes; poll no faster than cacheTtlSeconds and detect new data by the ETag.",
     openapi_errors=(
         "and `Cache-Control: no-store`: 400 for a malformed query (one code per parameter, `unknown_parameter` for any "
         "other name), 404 `chain_not_public` for a chain ID that is not public, 500 `<route>_query_failed` when a "
-        "warehouse query fails, 503 `source_unavailable` when the warehouse is unreachable and no snapshot is known"
+        "warehouse query fails, 503 `source_unavailable` when the warehouse is unreachable and no snapshot is known, "
+        "503 `chain_unavailable` when a route needs a selected chain's data and none has published"
     ),
 )
 

@@ -13,8 +13,9 @@ CHAIN_ID = {"type": "integer", "minimum": 1, "maximum": 2147483647}
 
 # What a chain's published data rests on: in meta.chains[] (envelope.py) and in /v1/chains rows.
 OBSERVATION = {
-    "state": {**CHAIN_STATE, "description": "fresh; stale: the latest published snapshot is older than the freshness "
-              "limit; unavailable: no published snapshot"},
+    "state": {**CHAIN_STATE, "description": "fresh; failed: the chain's latest attempt to publish a snapshot failed and "
+              "its figures rest on the snapshot before it (still within the freshness limit); stale: the latest published "
+              "snapshot is older than the freshness limit; unavailable: no published snapshot"},
     "snapshotAt": {**NULLABLE_TIME, "description": "the latest published 15-minute snapshot boundary"},
     "indexedAt": {**NULLABLE_TIME, "description": "the time of the chain block read at that snapshot"},
     "availableAt": {**NULLABLE_TIME, "description": "when that snapshot was published"},
@@ -30,8 +31,8 @@ SCHEMAS = {
         "features": {"type": "array", "items": obj({
             "name": {"enum": list(FEATURES)},
             "supported": {"type": "boolean", "description": "the chain book says the chain has it"},
-            "status": {"enum": ["fresh", "stale", "unavailable", "unsupported"],
-                       "description": "unsupported, else the chain's state: request the capability only when fresh or stale"},
+            "status": {"enum": [*STATES, "unsupported"],
+                       "description": "unsupported, else the chain's state: request the capability unless unsupported or unavailable"},
         })},
         **OBSERVATION,
         "coverage": obj({
@@ -58,6 +59,8 @@ SCHEMAS = {
         "status": {"enum": ["ok", "degraded"], "description": "ok: every public chain fresh; degraded: some are not"},
         "checkedAt": ISO_TIME,
         "freshChainIds": {"type": "array", "items": CHAIN_ID},
+        "failedChainIds": {"type": "array", "items": CHAIN_ID, "description": "the latest attempt failed; the last "
+                           "published snapshot is still within the freshness limit"},
         "staleChainIds": {"type": "array", "items": CHAIN_ID},
         "unavailableChainIds": {"type": "array", "items": CHAIN_ID},
         "staleAfterMinutes": {"type": "integer", "minimum": 1},

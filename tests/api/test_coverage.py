@@ -15,9 +15,10 @@ STALE_SECONDS = 45 * 60
 T0 = 1_780_000_200  # a 15-minute boundary
 
 
-def snapshot(unix: int) -> Snapshot:
+def snapshot(unix: int, failed_at: int | None = None) -> Snapshot:
     at = datetime.fromtimestamp(unix, tz=timezone.utc)
-    return Snapshot.from_row(at, f"run-{unix}", unix // 3, ["subgraph"], at, datetime.fromtimestamp(unix + 40, tz=timezone.utc))
+    failed = None if failed_at is None else datetime.fromtimestamp(failed_at, tz=timezone.utc)
+    return Snapshot.from_row(at, f"run-{unix}", unix // 3, ["subgraph"], at, datetime.fromtimestamp(unix + 40, tz=timezone.utc), failed)
 
 
 LATEST = {56: snapshot(T0), 4663: snapshot(T0 - 900), 8453: snapshot(T0 - 3 * 3600)}
@@ -51,6 +52,26 @@ def test_a_chain_turning_stale_or_publishing_changes_the_key_and_etag():
     assert len({before.key, later.key, published.key}) == 3
     assert len({before.etag, later.etag, published.etag}) == 3
     assert all(e.startswith('W/"cov-') and len(e) == len('W/"cov-') + 24 + 1 for e in (before.etag, later.etag))
+
+
+def test_a_failed_latest_attempt_marks_the_chain_failed_until_its_snapshot_is_stale():
+    latest = {**LATEST, 56: snapshot(T0, failed_at=T0 + 900)}
+    failed = resolve((56, 4663), PUBLIC, latest, T0 + 960, STALE_SECONDS)
+    assert failed.chain(56).state == "failed" and failed.chain(56).meta()["snapshotAt"] == "2026-05-28T20:30:00Z"
+    assert not failed.complete and [c.chain_id for c in failed.usable()] == [56, 4663]
+    assert failed.etag != resolve((56, 4663), PUBLIC, LATEST, T0 + 960, STALE_SECONDS).etag
+    assert resolve((56,), PUBLIC, latest, T0 + STALE_SECONDS, STALE_SECONDS).chain(56).state == "stale"  # stale wins
+    # the memo keeps a failed chain's coverage only until its snapshot turns stale
+    memo = Coverages(PUBLIC, STALE_SECONDS)
+    assert memo.get((56,), latest, 1, T0 + 960).chain(56).state == "failed"
+    assert memo.get((56,), latest, 1, T0 + STALE_SECONDS).chain(56).state == "stale"
+
+
+def test_no_usable_chain_is_503_chain_unavailable():
+    cov = resolve((1, 5042), PUBLIC, LATEST, T0, STALE_SECONDS)
+    with pytest.raises(ApiError) as caught:
+        cov.require_usable()
+    assert caught.value.status == 503 and caught.value.code == "chain_unavailable" and "1, 5042" in caught.value.message
 
 
 @pytest.mark.parametrize("selected", [(999,), (56, 10), (2147483647,)])

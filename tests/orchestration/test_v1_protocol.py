@@ -6,15 +6,16 @@ checked against the served /openapi.json."""
 from __future__ import annotations
 
 import dataclasses
+import time
 from datetime import datetime
 
 import httpx
 import pytest
 
-from orchestration_session import CHAINS, LAGGING, YOUNG
+from orchestration_session import CHAINS, LAGGING, NO_CL, YOUNG
 from support.api_server import ApiServer
 from support.contract_check import ContractChecker
-from ve_analytics.core.epochs import DAY, HOUR
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR
 
 REL = 1e-9
 # The lagging chain's newest snapshot is 36 hours old, the others' under an hour at the session's
@@ -234,3 +235,50 @@ def test_etag_and_304_on_protocol_routes(api):
 def test_bad_requests(api, path, status, code):
     r = api.get(path)
     assert r.status_code == status and r.json()["error"]["code"] == code
+
+
+def test_a_failed_refresh_marks_its_chain_failed_and_never_relabels_its_figures(api, stack):
+    """Runs last in this module: it publishes a new snapshot of the chain without CL pools."""
+    from ve_analytics.orchestration.backfill import run_snapshot
+    from ve_analytics.readers.graphql import SubgraphError
+
+    path = f"/v1/protocol?chainIds=56,{NO_CL}"
+    before = api.get(path)
+    previous = stack.latest_success(NO_CL)
+    target = previous + QUARTER_HOUR
+    if stack.devnet_now() < target + 5:  # a boundary's block is final once the head has passed it
+        stack.advance_clock(target + 5 - stack.devnet_now())
+    stack.fault("subgraph", "error", chain_id=NO_CL)
+    try:
+        with pytest.raises(SubgraphError, match="devnet fault injection"):
+            run_snapshot(stack.settings, target, chain_id=NO_CL)
+    finally:
+        stack.fault("subgraph", "ok", chain_id=NO_CL)
+
+    failed = wait_for_state(api, path, NO_CL, "failed")
+    chain = next(c for c in failed.json()["data"]["chains"] if c["chainId"] == NO_CL)
+    old = next(c for c in before.json()["data"]["chains"] if c["chainId"] == NO_CL)
+    assert unix(chain["snapshotAt"]) == previous and chain == {**old, "state": "failed"}  # same observation, flagged
+    assert failed.json()["meta"]["complete"] is False and failed.json()["data"]["totals"]["complete"] is False
+    assert failed.headers["etag"] != before.headers["etag"]
+    assert api.get(path, headers={"If-None-Match": before.headers["etag"]}).status_code == 200
+    health = {c["chainId"]: c for c in api.get("/v1/health/chains").json()["data"]}
+    assert health[NO_CL]["state"] == "failed" and health[NO_CL]["lastRun"]["status"] == "failed"
+    assert api.get("/v1/health").json()["data"]["failedChainIds"] == [NO_CL]
+
+    run_snapshot(stack.settings, target, chain_id=NO_CL)  # the upstream recovered
+    fresh = wait_for_state(api, path, NO_CL, "fresh")
+    chain = next(c for c in fresh.json()["data"]["chains"] if c["chainId"] == NO_CL)
+    assert unix(chain["snapshotAt"]) == target and fresh.json()["meta"]["complete"] is True
+
+
+def wait_for_state(api, path: str, chain_id: int, state: str, timeout: float = 10.0) -> httpx.Response:
+    """The answer once the API's pointer (refreshed every second) shows the chain in `state`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        r = api.get(path)
+        states = {c["chainId"]: c["state"] for c in r.json()["meta"]["chains"]}
+        if states[chain_id] == state or time.monotonic() > deadline:
+            assert states[chain_id] == state, r.json()["meta"]
+            return r
+        time.sleep(0.25)
