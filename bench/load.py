@@ -84,7 +84,7 @@ def wrk(binary: str, url: str, *, seconds: int = SECONDS, headers: dict[str, str
     return _parse(subprocess.run(argv + [url], capture_output=True, text=True, check=True).stdout)
 
 
-POINTER_MARK = "argMax(snapshot_at"  # in latest_snapshots.sql, the pointers' refresh
+POINTER_MARK = "argMaxIf(snapshot_at"  # in latest_snapshots.sql, the pointers' refresh
 
 
 def _body_size(url: str, headers: dict[str, str]) -> int:

@@ -79,6 +79,18 @@ SQL_MAP: dict[str, tuple[tuple[str, dict], ...]] = {
 }
 ROUTES: tuple[str, ...] = tuple(SQL_MAP)
 
+V1_BOOK = QueryBook("v1")
+# The /v1 routes measured (paths under /v1) and the SQL files each handler runs, in order
+# (api/v1/protocol.py). Their bound values come from the chains' anchors, an earlier query's rows,
+# so the values timed are the ones the traced handler bound; the files are checked against it.
+V1_SQL_FILES: dict[str, tuple[str, ...]] = {
+    "/protocol": ("protocol", "protocol_flows"),
+    "/protocol/trailing?windows=1h,24h,7d,30d,90d": ("protocol", "protocol_flows"),
+    "/protocol/history?days=90": ("protocol", "protocol_periods"),
+    "/protocol/daily?days=90&alignment=utc": ("protocol", "protocol_periods"),
+    "/protocol/volume": ("protocol", "protocol_flows"),
+}
+
 
 def percentiles(samples: list[float]) -> tuple[float, float]:
     ordered = sorted(samples)
@@ -112,7 +124,8 @@ def time_http(http: urllib3.PoolManager, url: str, n: int) -> list[float]:
     return out
 
 
-def time_interleaved(http: urllib3.PoolManager, url: str, client, calls: list[Call], n: int) -> tuple[list[float], list[float]]:
+def time_interleaved(http: urllib3.PoolManager, url: str, client, book: QueryBook, calls: list[Call],
+                     n: int) -> tuple[list[float], list[float]]:
     """`n` timings of the uncached API and of the route's queries through clickhouse-connect, one of
     each in turn, so the drift of a shared machine weighs on both alike. The queries are every data
     query of the handler with its bound values, as the API runs them per uncached request (the
@@ -120,7 +133,7 @@ def time_interleaved(http: urllib3.PoolManager, url: str, client, calls: list[Ca
 
     def sql_once() -> None:
         for name, bound in calls:
-            client.query(BOOK[name].text, parameters=bound).result_rows
+            client.query(book[name].text, parameters=bound).result_rows
 
     def http_once() -> None:
         fetch(http, url)
@@ -162,6 +175,16 @@ def check_sql_map(client, settings: Settings, url: str, label: str, expected: tu
                         problems.append(f"{name}.sql {key}: table {table.get(key)!r}, handler {ran.get(key)!r}")
     if problems:
         raise SystemExit(f"SQL_MAP[{label!r}] does not match the handler:\n  " + "\n  ".join(problems))
+    return calls
+
+
+def check_v1_files(client, settings: Settings, url: str, label: str) -> list[Call]:
+    """Run the /v1 route's handler once and compare the SQL files it ran with V1_SQL_FILES."""
+    from ve_analytics.api.v1.routes import FAMILY
+
+    _, _, calls = trace_route(FAMILY, url, client, settings)
+    if tuple(name for name, _ in calls) != V1_SQL_FILES[label]:
+        raise SystemExit(f"V1_SQL_FILES[{label!r}] lists {V1_SQL_FILES[label]}, the handler ran {[n for n, _ in calls]}")
     return calls
 
 
@@ -210,12 +233,15 @@ def dataset_size(client) -> str:
 
 
 def items(body: dict) -> int:
-    """Rows in a response: list length, or the history length of a detail object."""
+    """Rows in a response: list length, the history length of a detail object, or the periods of a
+    /v1 period answer (every chain's)."""
     data = body.get("data")
     if isinstance(data, list):
         return len(data)
     if isinstance(data, dict) and isinstance(data.get("history"), list):
         return len(data["history"])
+    if isinstance(data, dict) and "periodSeconds" in data:
+        return sum(len(c["periods"] or ()) for c in data["chains"])
     return 1
 
 
@@ -304,14 +330,18 @@ def main(argv: list[str] | None = None) -> int:
             expected = tuple((name, {k: (core if v == CORE else v) for k, v in values.items()}) for name, values in SQL_MAP[label])
             calls = check_sql_map(sql_client, settings, path, label, expected)
             r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}{path}")
-            plan.append((label.replace(CORE, "<coreToken>"), path, calls, items(r.json())))
+            plan.append((label.replace(CORE, "<coreToken>"), path, BOOK, calls, items(r.json())))
+        for label in V1_SQL_FILES:
+            calls = check_v1_files(sql_client, settings, "/v1" + label, label)
+            r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}/v1{label}")
+            plan.append(("/v1" + label, "/v1" + label, V1_BOOK, calls, items(r.json())))
 
         print(f"\nrequests per figure: {args.n}, sequential, keep-alive, one client; "
               f"raw SQL = the handler's files (column 'sql'), clickhouse-connect, same user, timed in turn with "
               f"the uncached API\n")
         hello = percentiles(time_http(http, f"http://127.0.0.1:{ports['hello']}/hello", args.n))
         width = max(len(label) for label, *_ in plan)
-        header = (f"{'route (/api/stats)':{width}} {'sql':>3} {'rows':>5}  {'uncached ms p50/p99':>18}  "
+        header = (f"{'route (/api/stats, /v1)':{width}} {'sql':>3} {'rows':>5}  {'uncached ms p50/p99':>18}  "
                   f"{'raw SQL ms p50/p99':>18}  {'cached ms p50/p99':>18}  {'uncached/SQL':>12} {'cached/hello':>12}")
         print(header)
         print("-" * len(header), flush=True)
@@ -319,10 +349,10 @@ def main(argv: list[str] | None = None) -> int:
         def ms(p: tuple[float, float]) -> str:
             return f"{p[0]*1e3:8.2f} /{p[1]*1e3:8.2f}"
 
-        for label, path, calls, rows in plan:
+        for label, path, book, calls, rows in plan:
             progress(f"{label}: uncached and raw SQL, interleaved ...")
             unc_samples, sql_samples = time_interleaved(http, f"http://127.0.0.1:{ports['api_nocache']}{path}",
-                                                        sql_client, calls, args.n)
+                                                        sql_client, book, calls, args.n)
             unc, sql = percentiles(unc_samples), percentiles(sql_samples)
             progress(f"{label}: cached ...")
             cached = percentiles(time_http(http, f"http://127.0.0.1:{ports['api']}{path}", args.n))
@@ -336,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
 
         api_url = f"http://127.0.0.1:{ports['api']}"
         # a route of several hundred rows (the devnet has too few pools for a 500-row /pools)
-        token_rows = next(rows for label, _, _, rows in plan if label == "/tokens/<coreToken>")
+        token_rows = next(rows for label, _, _, _, rows in plan if label == "/tokens/<coreToken>")
         etag = fetch(http, api_url + "/api/stats/protocol").headers["etag"]
         by_name = {svc.name: svc for svc in services}
         load_report(
@@ -344,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
             routes={"/protocol": "/api/stats/protocol",
                     f"{token_rows}-row /tokens/<coreToken>": f"/api/stats/tokens/{core}",
                     "/v1/chains (multichain)": "/v1/chains",
+                    "/v1/protocol (multichain)": "/v1/protocol",
                     "365-day /protocol/history": "/api/stats/protocol/history?days=365"},
             etag_path="/api/stats/protocol", etag=etag, workers=workers,
             warehouse_pid=by_name["warehouse"].proc.pid, api_pid=by_name["api"].proc.pid,

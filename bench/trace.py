@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
 
+from ve_analytics.api.coverage import Coverage, resolve
 from ve_analytics.api.routes import Family, RequestContext, Route
-from ve_analytics.api.snapshots import LATEST_SNAPSHOT, Snapshot
+from ve_analytics.api.snapshots import LATEST_SNAPSHOT, LATEST_SNAPSHOTS, Snapshot
 from ve_analytics.api.sql import JSON_FORMAT, JSON_SETTINGS, QueryBook, to_dicts
 from ve_analytics.api.validation import ParamParser
 
@@ -55,6 +57,14 @@ def resolve_snapshot(client: Any, book: QueryBook, chain_id: int) -> Snapshot:
     return Snapshot.from_row(*rows[0])
 
 
+def resolve_coverage(client: Any, book: QueryBook, settings: Any, selected: tuple[int, ...]) -> Coverage:
+    """The coverage a multichain route's answer rests on (what the API's pointer and api/coverage.py
+    give it), at this moment."""
+    rows = client.query(book[LATEST_SNAPSHOTS].text).result_rows
+    latest = {int(chain_id): Snapshot.from_row(*row) for chain_id, *row in rows}
+    return resolve(selected, tuple(settings.chains), latest, time.time(), settings.stale_after_minutes * 60)
+
+
 def match_route(family: Family, url: str) -> tuple[Route, dict[str, str], str]:
     """The family route serving `url` (path under family.prefix), its path arguments and query string."""
     parts = urlsplit(url)
@@ -71,12 +81,14 @@ def match_route(family: Family, url: str) -> tuple[Route, dict[str, str], str]:
 
 
 def trace_route(family: Family, url: str, client: Any, settings: Any) -> tuple[Route, Snapshot | None, list[Call]]:
-    """Run the handler of `url` once; return its route, the snapshot it read and its SQL calls."""
+    """Run the handler of `url` once; return its route, the snapshot it read (None on a multichain
+    route, which reads the coverage of its chains) and its SQL calls."""
     route, path_args, query_string = match_route(family, url)
     book = RecordingBook(family.name)
     params = ParamParser(route.params).parse(query_string, path_args)
-    snapshot = resolve_snapshot(client, book, family.chain_id) if route.snapshot else None
+    snapshot = resolve_snapshot(client, book, family.chain_id) if route.snapshot and not route.multichain else None
+    covered = resolve_coverage(client, book, settings, params.get("chainIds") or ()) if route.multichain else None
     app = SimpleNamespace(ctx=SimpleNamespace(client=client, settings=settings))
-    ctx = RequestContext(app, route, params, snapshot, family.chain_id, book)  # type: ignore[arg-type]
+    ctx = RequestContext(app, route, params, snapshot, family.chain_id, book, coverage=covered)  # type: ignore[arg-type]
     asyncio.run(route.handler(ctx))
     return route, snapshot, book.calls
