@@ -12,10 +12,14 @@ is named in `missingChainIds` when its value is missing; a total no chain has a 
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Iterable
 
 from ..coverage import FRESH
 from ...core.epochs import HOUR, iso
+
+# Span ends are whole hours that recur across chains, periods and requests: printed once each.
+stamp = functools.lru_cache(maxsize=1 << 16)(iso)
 
 ANCHOR = "latest_completed_hour"  # where a chain's spans end (core.windows names it the same)
 BEFORE_FIRST_ACTIVITY = "before_first_market_activity"  # the span ends before the chain's market began
@@ -50,10 +54,11 @@ def span(start: int, end: int, anchor: int, first_hour: int | None, found: dict[
         gap = NOT_INDEXED
     else:
         gap = None
+    stop = observed_end if start < anchor else end
     return {
-        "from": iso(start),
-        "toExclusive": iso(observed_end if start < anchor else end),
-        "durationSeconds": (observed_end if start < anchor else end) - start,
+        "from": stamp(start),
+        "toExclusive": stamp(stop),
+        "durationSeconds": stop - start,
         "partial": start < anchor < end,
         "volumeUsd": found["volume_usd"] if covered else None,
         "feesUsd": found["fees_usd"] if covered else None,
@@ -75,13 +80,23 @@ def combine(parts: list[tuple[int, str, dict[str, Any] | None]], metrics: tuple[
     """The total of per-chain figures: `parts` is (chain id, chain state, its figure or None when
     the chain has none); `missing_chains` are covered chains with nothing to add (unavailable).
     A figure counts as complete when it has no `complete` member or it is true."""
-    summed = [cid for cid, _, fig in parts if fig is not None and any(fig.get(m) is not None for m in metrics)]
-    missing = sorted({*missing_chains, *(cid for cid, _, fig in parts if fig is None or (
-        cid not in summed and (fig.get("gap") != BEFORE_FIRST_ACTIVITY)))})
-    complete = not missing and all(state == FRESH and (fig is None or fig.get("complete", True)) for _, state, fig in parts)
-    return {
-        **{m: add(fig.get(m) for _, _, fig in parts if fig is not None) for m in metrics},
-        "chainIds": summed,
-        "missingChainIds": missing,
-        "complete": complete,
-    }
+    total: dict[str, Any] = dict.fromkeys(metrics)
+    summed: list[int] = []
+    missing = set(missing_chains)
+    complete = True
+    for cid, state, fig in parts:
+        if fig is None:
+            missing.add(cid)
+            continue
+        added = False
+        for m in metrics:
+            value = fig.get(m)
+            if value is not None:
+                total[m] = value if total[m] is None else total[m] + value
+                added = True
+        if added:
+            summed.append(cid)
+        elif fig.get("gap") != BEFORE_FIRST_ACTIVITY:
+            missing.add(cid)
+        complete = complete and state == FRESH and fig.get("complete", True)
+    return {**total, "chainIds": summed, "missingChainIds": sorted(missing), "complete": complete and not missing}

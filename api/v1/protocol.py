@@ -15,7 +15,7 @@ from typing import Any
 from ..coverage import ChainCoverage
 from ..routes import RequestContext
 from ...core.epochs import DAY, HOUR, iso
-from .flows import ANCHOR, POLICY, add, combine, span
+from .flows import ANCHOR, POLICY, add, combine, span, stamp
 
 HEADLINE_WINDOWS = (("24h", DAY), ("7d", 7 * DAY))  # /v1/protocol's rolling windows
 FLOW_METRICS = ("volumeUsd", "feesUsd")
@@ -177,7 +177,7 @@ async def periods(ctx: RequestContext) -> dict[str, Any]:
             figure = span(top - (k + 1) * period, top - k * period, a.end, a.first_hour,
                           row if row is not None and row["hours"] else None)
             figure["tvlUsd"] = None if row is None else row["tvl_usd"]
-            figure["tvlObservedAt"] = None if row is None or row["tvl_at"] is None else iso(row["tvl_at"])
+            figure["tvlObservedAt"] = None if row is None or row["tvl_at"] is None else stamp(row["tvl_at"])
             out.append(figure)
         series[cid] = out
     totals = []

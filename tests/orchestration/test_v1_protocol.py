@@ -246,8 +246,8 @@ def test_a_failed_refresh_marks_its_chain_failed_and_never_relabels_its_figures(
     before = api.get(path)
     previous = stack.latest_success(NO_CL)
     target = previous + QUARTER_HOUR
-    if stack.devnet_now() < target + 5:  # a boundary's block is final once the head has passed it
-        stack.advance_clock(target + 5 - stack.devnet_now())
+    if stack.devnet_now() < target + 60:  # a boundary's block is final once the head has passed it
+        stack.advance_clock(target + 60 - stack.devnet_now())
     stack.fault("subgraph", "error", chain_id=NO_CL)
     try:
         with pytest.raises(SubgraphError, match="devnet fault injection"):
