@@ -75,28 +75,27 @@ def add(values: Iterable[float | int | None]) -> float | int | None:
     return sum(known) if known else None
 
 
-def combine(parts: list[tuple[int, str, dict[str, Any] | None]], metrics: tuple[str, ...],
-            missing_chains: Iterable[int] = ()) -> dict[str, Any]:
+def combine(parts: list[tuple[int, str, dict[str, Any] | None]], metrics: tuple[str, ...]) -> dict[str, Any]:
     """The total of per-chain figures: `parts` is (chain id, chain state, its figure or None when
-    the chain has none); `missing_chains` are covered chains with nothing to add (unavailable).
-    A figure counts as complete when it has no `complete` member or it is true."""
+    the chain has none). A figure is complete when it knows every metric and has no `complete`
+    member or it is true; one that knows none is missing (unless its span precedes the market)."""
     total: dict[str, Any] = dict.fromkeys(metrics)
     summed: list[int] = []
-    missing = set(missing_chains)
+    missing: set[int] = set()
     complete = True
     for cid, state, fig in parts:
         if fig is None:
             missing.add(cid)
             continue
-        added = False
+        known = 0
         for m in metrics:
             value = fig.get(m)
             if value is not None:
                 total[m] = value if total[m] is None else total[m] + value
-                added = True
-        if added:
+                known += 1
+        if known:
             summed.append(cid)
         elif fig.get("gap") != BEFORE_FIRST_ACTIVITY:
             missing.add(cid)
-        complete = complete and state == FRESH and fig.get("complete", True)
+        complete = complete and state == FRESH and fig.get("complete", True) and known in (0, len(metrics))
     return {**total, "chainIds": summed, "missingChainIds": sorted(missing), "complete": complete and not missing}

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..coverage import ChainCoverage
 from ..routes import RequestContext
-from ...core.epochs import DAY, HOUR, iso
+from ...core.epochs import DAY, HOUR
 from .flows import ANCHOR, POLICY, add, combine, span, stamp
 
 HEADLINE_WINDOWS = (("24h", DAY), ("7d", 7 * DAY))  # /v1/protocol's rolling windows
@@ -43,8 +43,8 @@ class Anchor:
             "state": c.state,
             "snapshotAt": c.snapshot.at_iso if c.snapshot else None,
             "anchor": ANCHOR,
-            "anchorAt": None if self.end is None else iso(self.end),
-            "firstMarketActivityHour": None if self.first_hour is None else iso(self.first_hour),
+            "anchorAt": None if self.end is None else stamp(self.end),
+            "firstMarketActivityHour": None if self.first_hour is None else stamp(self.first_hour),
         }
 
 
@@ -112,9 +112,9 @@ async def protocol(ctx: RequestContext) -> dict[str, Any]:
             "activeGaugeCount": row.get("active_gauge_count"),
             "windows": windows.get(a.chain.chain_id),
         })
-    states = [(a.chain.chain_id, a.chain.state, None if a.row is None else c) for a, c in zip(at, chains)]
+    parts = [(a.chain.chain_id, a.chain.state, None if a.row is None else c) for a, c in zip(at, chains)]
     totals = {
-        **combine(states, ("tvlUsd", "poolCount", "activeGaugeCount")),
+        **combine(parts, ("tvlUsd", "poolCount", "activeGaugeCount")),
         "windows": window_totals(at, windows, HEADLINE_WINDOWS),
     }
     totals["complete"] = totals["complete"] and all(w["complete"] for w in totals["windows"])
