@@ -75,7 +75,9 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
     app.ctx.connect = connect
     # the latest snapshot of every chain, refreshed in the background (api/snapshots.py)
     app.ctx.snapshots = SnapshotPointer(QueryBook(COMMON)[LATEST_SNAPSHOTS])
-    app.ctx.coverages = Coverages(settings.chains, settings.stale_after_minutes * 60)  # multichain routes' chains
+    # multichain routes' chains, and which of them serve a route's feature (the chain book's)
+    app.ctx.coverages = Coverages(settings.chains, settings.stale_after_minutes * 60,
+                                  lambda chain_id, feature: settings.chains[chain_id].supports(feature))
     serves_snapshots = any(route.snapshot for family in loaded for route in family.routes)
 
     for family in loaded:

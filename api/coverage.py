@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .errors import ApiError
 from .snapshots import Snapshot
@@ -21,6 +21,7 @@ STATES = (FRESH, FAILED, STALE, UNAVAILABLE)
 WITHIN_LIMIT = (FRESH, FAILED)  # states whose snapshot is younger than the freshness limit
 CHAIN_NOT_PUBLIC = "chain_not_public"
 CHAIN_UNAVAILABLE = "chain_unavailable"  # 503: a route needs a chain's data and none is published
+FEATURE_UNSUPPORTED = "feature_unsupported"  # 404: the chain book says the chain lacks the route's feature
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,14 +79,26 @@ def not_public(chain_ids: Iterable[int], public: Iterable[int]) -> ApiError:
     return ApiError(404, CHAIN_NOT_PUBLIC, f"chain {missing} is not a public chain of this API; public chains: {known}")
 
 
+def unsupported(chain_ids: Iterable[int], feature: str, serving: Iterable[int]) -> ApiError:
+    lacking = ", ".join(str(c) for c in chain_ids)
+    having = ", ".join(str(c) for c in sorted(serving)) or "none"
+    return ApiError(404, FEATURE_UNSUPPORTED, f"chain {lacking} does not support {feature} (GET /v1/chains lists each "
+                    f"chain's features); chains with {feature}: {having}", details={"feature": feature})
+
+
 def resolve(selected: Iterable[int], public: tuple[int, ...], latest: dict[int, Snapshot], now: float,
-            stale_seconds: float) -> Coverage:
+            stale_seconds: float, feature: str | None = None, serving: tuple[int, ...] = ()) -> Coverage:
     """The coverage of `selected` chain ids (empty: every public chain), from the pointer's
-    `latest` snapshots at time `now`; 404 `chain_not_public` for an id outside `public`."""
-    chosen = tuple(sorted(set(selected))) or tuple(sorted(public))
+    `latest` snapshots at time `now`; 404 `chain_not_public` for an id outside `public`. A route
+    of a `feature` covers the `serving` chains (those that support it) by default, and answers
+    404 `feature_unsupported` for a selected chain outside them."""
+    chosen = tuple(sorted(set(selected))) or tuple(sorted(serving if feature else public))
     unknown = [c for c in chosen if c not in public]
     if unknown:
         raise not_public(unknown, public)
+    lacking = [c for c in chosen if feature and c not in serving]
+    if lacking:
+        raise unsupported(lacking, feature, serving)
     chains = []
     for chain_id in chosen:
         snapshot = latest.get(chain_id)
@@ -108,17 +121,21 @@ class Coverages:
 
     MAX_ENTRIES = 256
 
-    def __init__(self, public: Iterable[int], stale_seconds: float):
+    def __init__(self, public: Iterable[int], stale_seconds: float,
+                 supports: Callable[[int, str], bool] = lambda chain_id, feature: True):
         self.public = tuple(sorted(public))
         self.stale_seconds = stale_seconds
-        self._memo: dict[tuple, tuple[Coverage, float]] = {}  # (selected, version) -> (coverage, valid until)
+        self.supports = supports  # the chain book's features
+        self._memo: dict[tuple, tuple[Coverage, float]] = {}  # (selected, feature, version) -> (coverage, valid until)
 
-    def get(self, selected: tuple[int, ...], latest: dict[int, Snapshot], version: int, now: float) -> Coverage:
-        key = (selected, version)
+    def get(self, selected: tuple[int, ...], latest: dict[int, Snapshot], version: int, now: float,
+            feature: str | None = None) -> Coverage:
+        key = (selected, feature, version)
         hit = self._memo.get(key)
         if hit is not None and now < hit[1]:
             return hit[0]
-        found = resolve(selected, self.public, latest, now, self.stale_seconds)
+        serving = tuple(c for c in self.public if self.supports(c, feature)) if feature else ()
+        found = resolve(selected, self.public, latest, now, self.stale_seconds, feature, serving)
         until = min((c.snapshot.unix + self.stale_seconds for c in found.chains if c.state in WITHIN_LIMIT and c.snapshot),
                     default=math.inf)
         if len(self._memo) >= self.MAX_ENTRIES:

@@ -106,7 +106,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
             return pointer.latest.get(chain_id)
         if not pointer.current():
             return None
-        return app.ctx.coverages.get(_selected(params), pointer.latest, pointer.version, time.time())
+        return app.ctx.coverages.get(_selected(params), pointer.latest, pointer.version, time.time(), route.feature)
 
     async def resolve(app: Sanic, params: dict[str, Any]) -> Basis:
         """The snapshot of the family's chain, or the coverage of the chains a multichain route
@@ -115,7 +115,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
         if not route.multichain:
             return await pointer.resolve(lambda: warehouse_client(app), chain_id)
         latest = await pointer.every_chain(lambda: warehouse_client(app))
-        return app.ctx.coverages.get(_selected(params), latest, pointer.version, time.time())
+        return app.ctx.coverages.get(_selected(params), latest, pointer.version, time.time(), route.feature)
 
     async def endpoint(request: Request, **path_args: str) -> HTTPResponse:
         if request.method == "OPTIONS":

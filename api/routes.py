@@ -17,7 +17,7 @@ from typing import Any, Awaitable, Callable
 
 from sanic import Sanic
 
-from .coverage import CHAIN_NOT_PUBLIC, Coverage
+from .coverage import CHAIN_NOT_PUBLIC, FEATURE_UNSUPPORTED, Coverage
 from .envelope import ALLOWED_METHODS, STATS_ENVELOPE, Envelope
 from .guide import STATS_GUIDE, Guide
 from .snapshots import SNAPSHOT_UNAVAILABLE, SOURCE_UNAVAILABLE, Snapshot
@@ -61,6 +61,9 @@ class Route:
     # with snapshot: the answer rests on the coverage of the chains it selects (its chainIds, or the
     # chainId of its path; api/coverage.py) instead of the family chain's snapshot
     multichain: bool = False
+    # multichain: the chain-book feature its data needs (chainIds default to the chains that have it;
+    # a selected chain without it is 404 feature_unsupported)
+    feature: str | None = None
 
     @property
     def query_failed_code(self) -> str:
@@ -72,6 +75,8 @@ class Route:
         codes[500] = [self.query_failed_code, INTERNAL_ERROR]
         if self.snapshot and self.multichain:
             codes.setdefault(404, []).append(CHAIN_NOT_PUBLIC)
+            if self.feature:
+                codes[404].append(FEATURE_UNSUPPORTED)
             codes.setdefault(503, []).append(SOURCE_UNAVAILABLE)
         elif self.snapshot:
             codes.setdefault(503, []).append(SNAPSHOT_UNAVAILABLE)

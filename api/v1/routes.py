@@ -23,7 +23,8 @@ ALIGNMENT = Param("alignment", "enum", "rolling: periods end at each chain's lat
                   default="rolling", choices=("rolling", "utc"))
 WINDOWS = Param("windows", "windows", "Up to six trailing windows, whole hours or days from 1h to 366d", default="24h,7d,30d")
 PROTOCOL_DESCRIPTION = (
-    " Each chain's flows are sums of its hourly buckets over spans ending at or before its own anchor (the end of its "
+    " Covers the chains with the `pools` feature (default: all of them; a selected chain without it is 404 "
+    "`feature_unsupported`). Each chain's flows are sums of its hourly buckets over spans ending at or before its own anchor (the end of its "
     "latest hourly bucket completed by its published snapshot); totals add these independently observed spans and say "
     "which chains they added and which are missing: a missing chain makes a total a known subtotal (`complete: false`), "
     "never a silent zero. Backing, bridge balances, holders, prices and APRs are never added (`policy`)."
@@ -40,8 +41,8 @@ def reference_route(path: str, name: str, handler, summary: str, schema: dict, d
 def protocol_route(path: str, name: str, handler, summary: str, schema: str, description: str,
                    params: tuple[Param, ...] = (CHAIN_IDS,)) -> Route:
     return Route(path, name, handler, summary, ref(schema), params=params, cache_seconds=MARKET_SECONDS,
-                 snapshot=True, multichain=True, description=description + PROTOCOL_DESCRIPTION, tags=("protocol",),
-                 errors=(CHAIN_UNAVAILABLE_DOC,))
+                 snapshot=True, multichain=True, feature="pools", description=description + PROTOCOL_DESCRIPTION,
+                 tags=("protocol",), errors=(CHAIN_UNAVAILABLE_DOC,))
 
 
 ROUTES: tuple[Route, ...] = (
@@ -109,7 +110,8 @@ V1_GUIDE = Guide(
     },
     errors={
         "400": "`invalid_<parameter>` or `unknown_parameter`: fix the request",
-        "404": "`chain_not_public` (GET /v1/chains lists the public chains) or no such route",
+        "404": "`chain_not_public` (GET /v1/chains lists the public chains), `feature_unsupported` (a selected chain "
+               "lacks the route's feature: see its features in GET /v1/chains) or no such route",
         "500": "`<route>_query_failed` or `internal_error`: retry with exponential backoff",
         "503": "`source_unavailable`, `chain_unavailable` (no selected chain has published yet) or `unhealthy`: retry "
                "after the Retry-After header",
@@ -123,7 +125,8 @@ V1_GUIDE = Guide(
     polling="Each chain publishes a snapshot every 15 minutes; poll no faster than cacheTtlSeconds and detect new data by the ETag.",
     openapi_errors=(
         "and `Cache-Control: no-store`: 400 for a malformed query (one code per parameter, `unknown_parameter` for any "
-        "other name), 404 `chain_not_public` for a chain ID that is not public, 500 `<route>_query_failed` when a "
+        "other name), 404 `chain_not_public` for a chain ID that is not public, 404 `feature_unsupported` for a chain "
+        "without the route's feature, 500 `<route>_query_failed` when a "
         "warehouse query fails, 503 `source_unavailable` when the warehouse is unreachable and no snapshot is known, "
         "503 `chain_unavailable` when a route needs a selected chain's data and none has published"
     ),

@@ -67,6 +67,19 @@ def test_a_failed_latest_attempt_marks_the_chain_failed_until_its_snapshot_is_st
     assert memo.get((56,), latest, 1, T0 + STALE_SECONDS).chain(56).state == "stale"
 
 
+def test_a_feature_route_covers_the_chains_with_the_feature_and_refuses_the_others():
+    memo = Coverages(PUBLIC, STALE_SECONDS, lambda chain_id, feature: chain_id != 8453)
+    assert memo.get((), LATEST, 1, T0, "pools").chain_ids == (1, 56, 4663, 5042)
+    assert memo.get((), LATEST, 1, T0).chain_ids == PUBLIC  # a route without a feature: every public chain
+    with pytest.raises(ApiError) as caught:
+        memo.get((56, 8453), LATEST, 1, T0, "pools")
+    assert caught.value.status == 404 and caught.value.code == "feature_unsupported"
+    assert caught.value.details == {"feature": "pools"} and caught.value.message.startswith("chain 8453 does not support pools")
+    with pytest.raises(ApiError) as caught:  # not public comes first
+        memo.get((999, 8453), LATEST, 1, T0, "pools")
+    assert caught.value.code == CHAIN_NOT_PUBLIC
+
+
 def test_no_usable_chain_is_503_chain_unavailable():
     cov = resolve((1, 5042), PUBLIC, LATEST, T0, STALE_SECONDS)
     with pytest.raises(ApiError) as caught:

@@ -18,12 +18,15 @@ from ve_analytics.warehouse.migrate import migrate
 
 VOTER, CL_FACTORY, MULTICALL = "0x" + "1" * 40, "0x" + "2" * 40, "0x" + "3" * 40
 VAULT_FACTORY = "0x" + "4" * 40
-# chain 56 without the vaults feature (its vault factory is deployed, not indexed); chain 1 without CL pools
+# chain 56 without the vaults feature (its vault factory is deployed, not indexed); chain 1 without CL pools;
+# chain 8453 without any pool feature (governance only)
+POOL_FEATURES = ("pools", "v2Pools", "stablePools", "clPools", "clTicks")
 OVERRIDES = {
     56: {"contracts": {"voter": VOTER, "clFactory": CL_FACTORY, "multicall3": MULTICALL},
          "vaultContracts": {"vaultFactory": VAULT_FACTORY},
          "features": {f: f != "vaults" for f in FEATURES}},
     1: {"contracts": {"clFactory": CL_FACTORY}, "features": {f: f not in ("clPools", "clTicks", "vaults") for f in FEATURES}},
+    8453: {"features": {f: f not in POOL_FEATURES for f in FEATURES}},
 }
 STATES = {1: "unavailable", 56: "fresh", 4663: "fresh", 5042: "stale", 8453: "stale"}
 
