@@ -60,7 +60,7 @@ class Coverage:
         return next(c for c in self.chains if c.chain_id == chain_id)
 
     def usable(self) -> tuple[ChainCoverage, ...]:
-        """The covered chains with a published snapshot (fresh or stale)."""
+        """The covered chains with a published snapshot (fresh, failed or stale)."""
         return tuple(c for c in self.chains if c.snapshot is not None)
 
     def require_usable(self) -> tuple[ChainCoverage, ...]:

@@ -24,13 +24,14 @@ ALIGNMENT = Param("alignment", "enum", "rolling: periods end at each chain's lat
 WINDOWS = Param("windows", "windows", "Up to six trailing windows, whole hours or days from 1h to 366d", default="24h,7d,30d")
 PROTOCOL_DESCRIPTION = (
     " Covers the chains with the `pools` feature (default: all of them; a selected chain without it is 404 "
-    "`feature_unsupported`). Each chain's flows are sums of its hourly buckets over spans ending at or before its own anchor (the end of its "
-    "latest hourly bucket completed by its published snapshot); totals add these independently observed spans and say "
+    "`feature_unsupported`). Each chain's flows are sums of its hourly buckets over spans ending at or before its "
+    "own anchor (the end of its latest hourly bucket completed by its published snapshot); totals add these independently observed spans and say "
     "which chains they added and which are missing: a missing chain makes a total a known subtotal (`complete: false`), "
     "never a silent zero. Backing, bridge balances, holders, prices and APRs are never added (`policy`)."
 )
 CHAIN_UNAVAILABLE_DOC = ErrorDoc(503, CHAIN_UNAVAILABLE, "No selected chain has a published snapshot yet.")
-UNHEALTHY_DOC = ErrorDoc(503, reference.UNHEALTHY, "The warehouse is unreachable, or no chain has a fresh published snapshot.")
+UNHEALTHY_DOC = ErrorDoc(503, reference.UNHEALTHY, "The warehouse is unreachable, or no chain has a published snapshot "
+                         "within the freshness limit.")
 
 
 def reference_route(path: str, name: str, handler, summary: str, schema: dict, description: str) -> Route:
@@ -59,8 +60,8 @@ ROUTES: tuple[Route, ...] = (
         "snapshot and supports the feature)."),
     Route("/health", "health", reference.health, "Service health over every public chain", ref("V1Health"),
           cache_seconds=HEALTH_SECONDS, snapshot=False, errors=(UNHEALTHY_DOC,), tags=("reference",),
-          description="200 `ok` when every public chain is fresh, `degraded` (naming the stale and unavailable chains) "
-          "when some are not; 503 `unhealthy` when the warehouse is unreachable or no chain's snapshot is within the "
+          description="200 `ok` when every public chain is fresh, `degraded` (naming the failed, stale and unavailable "
+          "chains) when some are not; 503 `unhealthy` when the warehouse is unreachable or no chain's snapshot is within the "
           "freshness limit."),
     Route("/health/chains", "health_chains", reference.health_chains, "Health per public chain", array_of("V1ChainHealth"),
           cache_seconds=HEALTH_SECONDS, snapshot=False, errors=(UNHEALTHY_DOC,), tags=("reference",),
