@@ -11,7 +11,7 @@ import httpx
 from api_settings import settings_for
 from multichain_seed import seed, write_book
 from support.api_server import ApiServer
-from support.contract_check import ContractChecker
+from support.contract_check import CheckedClient
 from ve_analytics.core.chains import FEATURES, load_book
 from ve_analytics.core.epochs import QUARTER_HOUR
 from ve_analytics.warehouse.migrate import migrate
@@ -31,18 +31,7 @@ OVERRIDES = {
 STATES = {1: "unavailable", 56: "fresh", 4663: "fresh", 5042: "stale", 8453: "stale"}
 
 
-class V1:
-    def __init__(self, url: str, http: httpx.Client):
-        self.url, self.http = url, http
-        self.contract = ContractChecker(http.get(url + "/openapi.json").json())
-
-    def get(self, path: str, **kw) -> httpx.Response:
-        r = self.http.get(self.url + path, **kw)
-        self.contract.check(r)
-        return r
-
-
-def start_v1(warehouse_url: str, devnet_url: str, folder: Path, http: httpx.Client) -> tuple[ApiServer, V1, int, dict]:
+def start_v1(warehouse_url: str, devnet_url: str, folder: Path, http: httpx.Client) -> tuple[ApiServer, CheckedClient, int, dict]:
     """The server, its client, the `latest` boundary the rows are placed at, and the seed's times."""
     overrides = {**OVERRIDES, 56: {**OVERRIDES[56], "rpcUrl": f"{devnet_url}/chains/56/rpc"}}
     chains = load_book(write_book(folder, overrides), {})
@@ -52,4 +41,4 @@ def start_v1(warehouse_url: str, devnet_url: str, folder: Path, http: httpx.Clie
     latest = int(time.time()) // QUARTER_HOUR * QUARTER_HOUR
     times = seed(settings, latest)
     server = ApiServer(settings, log_path=folder / "api.log", families=("v1",)).start()
-    return server, V1(server.url, http), latest, times
+    return server, CheckedClient(server.url, http), latest, times

@@ -14,7 +14,7 @@ import pytest
 
 from orchestration_session import CHAINS, LAGGING, NO_CL, YOUNG
 from support.api_server import ApiServer
-from support.contract_check import ContractChecker
+from support.contract_check import CheckedClient
 from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR
 
 REL = 1e-9
@@ -32,28 +32,12 @@ def close(a: float, b: float) -> bool:
     return abs(a - b) <= REL * max(abs(a), abs(b), 1e-12)
 
 
-class Api:
-    def __init__(self, url: str, http: httpx.Client):
-        self.url, self.http = url, http
-        self.contract = ContractChecker(http.get(url + "/openapi.json").json())
-
-    def get(self, path: str, **kw) -> httpx.Response:
-        r = self.http.get(self.url + path, **kw)
-        self.contract.check(r)
-        return r
-
-    def data(self, path: str) -> tuple[dict, dict]:
-        r = self.get(path)
-        assert r.status_code == 200, r.text
-        return r.json()["data"], r.json()["meta"]
-
-
 @pytest.fixture(scope="module")
 def api(stack, tmp_path_factory):
     settings = dataclasses.replace(stack.settings, stale_after_minutes=STALE_AFTER_MINUTES, api_workers=1)
     log = tmp_path_factory.mktemp("v1-api") / "api.log"
     with ApiServer(settings, families=("v1",), log_path=log) as server, httpx.Client(timeout=60) as http:
-        yield Api(server.url, http)
+        yield CheckedClient(server.url, http)
 
 
 def flows_truth(stack, chain_id: int, start: int, end: int) -> dict:

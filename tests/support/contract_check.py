@@ -84,3 +84,23 @@ class ContractChecker:
             if header["schema"].get("type") == "integer":
                 value = int(value)
             self.validate(header["schema"], value)
+
+
+class CheckedClient:
+    """A client of a served API whose every answer is checked against its OpenAPI document
+    (fetched once from `contract_path`)."""
+
+    def __init__(self, url: str, http: httpx.Client, contract_path: str = "/openapi.json"):
+        self.url, self.http = url, http
+        self.contract = ContractChecker(http.get(url + contract_path).json())
+
+    def get(self, path: str, **kw) -> httpx.Response:
+        r = self.http.get(self.url + path, **kw)
+        self.contract.check(r)
+        return r
+
+    def data(self, path: str) -> tuple[Any, dict]:
+        """The `data` and `meta` of a 200 answer."""
+        r = self.get(path)
+        assert r.status_code == 200, r.text
+        return r.json()["data"], r.json()["meta"]
