@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .chains import STATS_CHAIN_ID, ChainConfig, load_book
+from .cursor_secrets import load_cursor_secrets
 from .vaults import VaultConfig
 
 
@@ -84,6 +85,8 @@ class Settings:
     analyst_max_concurrent_queries: int = 1
     analyst_max_threads: int = 1
     analyst_os_thread_priority: int = 19  # nice value of the analyst's query threads (19: lowest)
+    # keys of the /v1 keyset cursors, the first signing (core.cursor_secrets); out of repr: secret
+    cursor_secrets: tuple[str, ...] = field(default=(), repr=False)
 
     @property
     def dagster_url(self) -> str:
@@ -158,14 +161,15 @@ class Settings:
             analyst_max_concurrent_queries=_number("ANALYST_MAX_CONCURRENT_QUERIES", "1", int, 0),
             analyst_max_threads=_number("ANALYST_MAX_THREADS", "1", int, 0, 1024),
             analyst_os_thread_priority=_number("ANALYST_OS_THREAD_PRIORITY", "19", int, 0, 19),
+            cursor_secrets=load_cursor_secrets(os.environ, data_dir),
         )
 
     def to_env(self) -> dict[str, str]:
         """Environment variables under which `Settings.from_env()` gives these settings back, for a
         process started with them (the Dagster webserver and daemon, whose runs resolve their
         resources from the environment). Secrets are left out (the ClickHouse and analyst
-        passwords, the cron token): such a process takes them from its own, the deployment's,
-        environment. Chains: the chain book's path plus each chain's endpoints and contracts as
+        passwords, the cron token, CURSOR_SECRETS): such a process takes them from its own, the
+        deployment's, environment; a generated cursor secret is found again under VEA_DATA_DIR. Chains: the chain book's path plus each chain's endpoints and contracts as
         per-entry overrides (a book entry's vault list comes from the file)."""
         env = {
             "VEA_DATA_DIR": str(self.data_dir) if self.data_dir is not None else "",
