@@ -223,7 +223,8 @@ def fuzz_strings(rng: random.Random, token: str):
             garbage = rng.randbytes(rng.randrange(0, 200))
             yield f"{kid}.{base64.urlsafe_b64encode(garbage).decode().rstrip('=')}.{token.split('.')[2]}"
         elif kind == 4:
-            yield ".".join(rng.choice([kid, "", "A" * rng.randrange(50), token.split(".")[1]]) for _ in range(rng.randrange(1, 6)))
+            pieces = [kid, "", "A" * rng.randrange(50), token.split(".")[1]]
+            yield ".".join(rng.choice(pieces) for _ in range(rng.randrange(1, 6)))
         else:
             yield token + rng.choice(alphabet)
 
