@@ -9,7 +9,7 @@ from decimal import ROUND_DOWN, Decimal, localcontext
 import pytest
 
 from ve_analytics.api.v1.decimals import (
-    UNDERFLOW, at_least, at_most, decimal_text, served_at_least, served_at_most,
+    UNDERFLOW, at_least, at_most, decimal_text, float_bits, served_at_least, served_at_most,
 )
 
 ONE_E_MINUS_36 = Decimal(1).scaleb(-36)
@@ -222,3 +222,8 @@ def test_served_bounds_compare_exactly_like_the_served_decimal():
                 continue  # unavailable: the route excludes it with abs(x) >= UNDERFLOW
             assert (y >= lo) == (s >= d), (d, y)
             assert (y <= hi) == (s <= d), (d, y)
+
+
+def test_float_bits():
+    assert float_bits(0.1) == 0x3FB999999999999A and float_bits(-0.0) == 1 << 63
+    assert float_bits(UNDERFLOW) == float_bits(math.nextafter(TINY, 1)) and 0 <= float_bits(-math.inf) < 2**64
