@@ -4,6 +4,7 @@ and bribes), build its rows (assets.rows.ve, assets.rows.gauges), insert them.""
 from __future__ import annotations
 
 from .flow_loads import load_epoch_pool_series, load_flow_series, load_kpi_pool_hours
+from .rows.cl_apr import CL_POOL_FIELDS
 from .rows.gauges import GAUGE_COLUMNS, KPI_COLUMNS, EpochState, epoch_state, gauge_rows, kpi_rows
 from .rows.values import columns
 from .rows.ve import (
@@ -28,13 +29,13 @@ FOUNDATION_VOTE_FIELDS = "weight timestamp veNFT { id } pool { id } gauge { id }
 
 
 def read_epoch_state(subgraph: SubgraphClient, point: SnapshotPoint, core_token: str) -> EpochState:
-    """Gauges, pool TVLs, the core token's price, this epoch's bribes and the foundation's votes
+    """Gauges, pools (TVL; type, range state and token prices for the CL profiles), the core token's price, this epoch's bribes and the foundation's votes
     at the point's block: two subgraph requests (more only when a collection has more than a
     page). Only the foundation's votes count here, so only they are read, not every voter's."""
     block, epoch = point.block.number, epoch_start(point.snapshot_at)
     got = subgraph.batch({
         "gauges": Page("gauges", GAUGE_FIELDS),
-        "pools": Page("pools", "totalValueLockedUSD"),
+        "pools": Page("pools", f"totalValueLockedUSD {CL_POOL_FIELDS}"),
         "core": One("token", core_token.lower(), "priceUSD"),
         "bribes": Page("bribes", EPOCH_BRIBE_FIELDS, {"epoch": epoch}),
         "foundation": Page("veNFTs", "isFoundation", {"isFoundation": True}),

@@ -29,7 +29,8 @@ FETCH_WORKERS = 4  # concurrent upstream reads within one run (snapshot times ar
 TOKEN_FIELDS = "symbol name decimals derivedETH priceUSD totalValueLockedUSD"
 POOL_FIELDS = (
     "type token0 { id symbol decimals } token1 { id symbol decimals } feeTier isDynamicFee isCustomFee "
-    "tickSpacing reserve0 reserve1 totalValueLockedUSD volumeUSD feesUSD createdAtTimestamp gauge { id isAlive }"
+    "tickSpacing liquidity sqrtPrice tick reserve0 reserve1 totalValueLockedUSD volumeUSD feesUSD createdAtTimestamp "
+    "gauge { id isAlive }"
 )
 POOL_TVL_FIELDS = "type totalValueLockedUSD"
 POOL_HOUR_FIELDS = "periodStartUnix pool { id } volumeUSD feesUSD tvlUSD txCount"

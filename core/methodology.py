@@ -2,4 +2,6 @@
 `docs/methodology/` (KPI classification, gauge APRs). `/api/stats/config` serves it as
 `methodologyVersion`; bump it when a served figure changes meaning or shape."""
 
-METHODOLOGY_VERSION = "1.1.0"  # 1.1.0: KPI classification v1 and gauge APRs
+# 1.1.0: KPI classification v1 and gauge APRs; 1.2.0: per-profile CL emissions APR
+# (docs/methodology/cl-emissions-apr.md)
+METHODOLOGY_VERSION = "1.2.0"

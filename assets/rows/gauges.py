@@ -1,16 +1,18 @@
 """Rows of gauge_snap15m and kpi_snap15m, both from one epoch state per snapshot: the gauges,
 pool TVLs, core price, and the epoch's votes and bribes so far, all at the snapshot's block.
 
-- gauges: votes (all and the foundation's), emissions directed this epoch and the APR breakdown
-  over the pool's TVL (docs/methodology/gauge-apr.md).
+- gauges: votes (all and the foundation's), emissions directed this epoch, the APR breakdown
+  over the pool's TVL (docs/methodology/gauge-apr.md) and the emissions APR of a 100 USD deposit
+  per concentrated-liquidity profile (assets.rows.cl_apr, docs/methodology/cl-emissions-apr.md).
 - KPIs: one row per gauge the foundation voted for or bribed in the epoch, classified by
   core.kpi (docs/methodology/kpi-classification.md).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from .cl_apr import CL_APR_COLUMNS, profile_aprs
 from .values import fsum_or_none, opt_float, ref_id, to_raw
 from ...core.epochs import DAY, WEEK, epoch_start, to_datetime
 from ...core.flows import HourlyCloses, HourlySeries, flow_end
@@ -21,7 +23,7 @@ EPOCHS_PER_YEAR = 365 * DAY / WEEK
 
 GAUGE_COLUMNS = ("chain_id", "snapshot_at", "gauge_address", "pool_address", "is_alive", "epoch_start", "votes_raw",
                  "foundation_votes_raw", "foundation_vote_share", "emissions_epoch_raw", "emission_apr", "fee_apr",
-                 "bribe_apr", "total_apr", "bribes_epoch_usd", "fees_epoch_usd")
+                 "bribe_apr", "total_apr", "bribes_epoch_usd", "fees_epoch_usd", *CL_APR_COLUMNS)
 KPI_COLUMNS = ("chain_id", "snapshot_at", "epoch_start", "gauge_address", "pool_address", "foundation_votes_raw",
                "pool_votes_raw", "vote_share", "bribe_cost_usd", "emissions_directed_raw", "emissions_directed_usd",
                "tvl_usd", "tvl_prev_usd", "volume_usd", "volume_prev_usd", "fees_usd", "fees_prev_usd", "tvl_delta",
@@ -38,6 +40,7 @@ class EpochState:
     foundation_votes: dict[str, int]  # pool -> raw weight this epoch
     bribes: dict[str, list[float | None]]  # pool -> USD of every bribe this epoch
     foundation_bribes: dict[str, list[float | None]]  # pool -> USD of the foundation's bribes this epoch
+    pools: dict[str, dict] = field(default_factory=dict)  # pool -> its entity (type, range state, tokens)
 
 
 def epoch_state(gauges: list[dict], pools: list[dict], core: dict | None, votes: list[dict], bribes: list[dict]
@@ -57,7 +60,7 @@ def epoch_state(gauges: list[dict], pools: list[dict], core: dict | None, votes:
         if b.get("isFoundation"):
             foundation_paid.setdefault(pool, []).append(opt_float(b.get("amountUSD")))
     return EpochState(gauges, tvl, opt_float(core.get("priceUSD")) if core else None, foundation, paid,
-                      foundation_paid)
+                      foundation_paid, {ref_id(p): p for p in pools})
 
 
 def _per_year(amount_usd: float | None, period_per_year: float, tvl: float | None) -> float | None:
@@ -89,6 +92,7 @@ def gauge_rows(chain_id: int, at: int, state: EpochState, protocol: HourlySeries
         pool_tvl = state.tvl.get(pool)
         emission_usd = emissions / 1e18 * state.core_price if state.core_price is not None else None
         emission_apr = _per_year(emission_usd, EPOCHS_PER_YEAR, pool_tvl)
+        per_year = emission_usd * EPOCHS_PER_YEAR if emission_usd is not None else None
         fee_apr = _per_year(fees_24h, 365.0, pool_tvl)
         bribe_apr = _per_year(bribes_usd, EPOCHS_PER_YEAR, pool_tvl)
         f_votes = state.foundation_votes.get(pool, 0)
@@ -109,6 +113,7 @@ def gauge_rows(chain_id: int, at: int, state: EpochState, protocol: HourlySeries
             "total_apr": fsum_or_none((emission_apr, fee_apr, bribe_apr)),
             "bribes_epoch_usd": bribes_usd,
             "fees_epoch_usd": fees_epoch,
+            **profile_aprs(state.pools.get(pool), per_year, emission_apr),
         })
     return rows
 

@@ -24,7 +24,7 @@ POOL_COLUMNS = ("chain_id", "snapshot_at", "pool_address", "pool_type", "token0_
                 "token1_address", "token0_symbol", "token1_symbol", "fee_pips", "is_dynamic_fee",
                 "reserve0", "reserve1", "tvl_usd", "volume_24h_usd", "fees_24h_usd", "hours_24h",
                 "gauge_address", "gauge_alive", "is_custom_fee", "token0_decimals", "token1_decimals",
-                "tick_spacing", "volume_lifetime_usd", "fees_lifetime_usd")
+                "tick_spacing", "volume_lifetime_usd", "fees_lifetime_usd", "liquidity_raw", "sqrt_price_x96", "tick")
 PROTOCOL_COLUMNS = ("chain_id", "snapshot_at", "block_number", "block_timestamp", "tvl_usd",
                     "tvl_v2_usd", "tvl_cl_usd", "pool_count", "flow_window_end",
                     "volume_24h_usd", "fees_24h_usd", "hours_24h", "volume_7d_usd", "fees_7d_usd",
@@ -59,6 +59,8 @@ def pool_rows(chain_id: int, snapshot_at: int, pools: list[dict], protocol: Hour
     rows = []
     for p in pools:
         address = ref_id(p)
+        # range state is a CL pool's own: the subgraph's V2 liquidity/sqrtPrice are derived, not stored
+        cl = p["type"] in CL_TYPES
         series = per_pool.get(address)
         flows = series.window(end - DAY, end) if (series is not None and end is not None) else None
         gauge = p.get("gauge")
@@ -88,6 +90,9 @@ def pool_rows(chain_id: int, snapshot_at: int, pools: list[dict], protocol: Hour
                 "tick_spacing": opt_int(p.get("tickSpacing")),
                 "volume_lifetime_usd": opt_float(p.get("volumeUSD")),
                 "fees_lifetime_usd": opt_float(p.get("feesUSD")),
+                "liquidity_raw": opt_int(p.get("liquidity")) if cl else None,
+                "sqrt_price_x96": opt_int(p.get("sqrtPrice")) if cl else None,
+                "tick": opt_int(p.get("tick")) if cl else None,
             }
         )
     return rows

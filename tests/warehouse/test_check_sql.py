@@ -97,6 +97,23 @@ def test_governance_snapshot_check_counts_each_inconsistency(client):
     assert (row["bad_ve"], row["bad_foundation"], row["snapshots_without_gauges"]) == (1, 1, 1)
 
 
+def test_governance_check_keeps_kpi_rows_of_an_earlier_minor_version(client):
+    from ve_analytics.core.methodology import METHODOLOGY_VERSION
+
+    at = T0 + 3 * 86400
+    publish(client, at)
+
+    def kpi(gauge: str, version: str) -> dict:
+        return {"chain_id": CHAIN, "snapshot_at": utc(at), "epoch_start": utc(at - at % WEEK), "gauge_address": gauge,
+                "pool_address": "0xp", "foundation_votes_raw": 1, "pool_votes_raw": 2, "emissions_directed_raw": 1,
+                "classification": "repeat", "methodology_version": version}
+
+    major = METHODOLOGY_VERSION.split(".")[0]
+    insert(client, "kpi_snap15m", [kpi("0x1", METHODOLOGY_VERSION), kpi("0x2", f"{major}.0.0"),
+                                   kpi("0x3", f"{int(major) - 1}.9.0"), kpi("0x4", f"{int(major) + 1}.0.0")])
+    assert int(governance(client, at, at)["bad_kpi"]) == 2  # another major's rows were classified differently
+
+
 def test_core_token_check_requires_one_row_and_a_consistent_or_null_market_cap(client):
     times = [T0 + 86400 + i * 900 for i in range(4)]
     publish(client, *times)

@@ -4,7 +4,8 @@
 --   foundation: one row per snapshot; its epoch votes and vote count equal its vote rows;
 --   gauges: at least one row per snapshot; total APR = emission + fee + bribe (1e-9 relative)
 --           wherever all four are known;
---   kpi: classification in the methodology's set, rows stamped with {methodology:String}.
+--   kpi: classification in the methodology's set, rows stamped with a version of
+--        {methodology:String}'s major (a minor bump adds figures: older rows stay valid).
 -- Parameters: {chain_id:UInt32}, {from_ts:Int64}, {to_ts:Int64} (Unix seconds, inclusive),
 --             {rel_tol:Float64}, {methodology:String}
 WITH published AS
@@ -76,7 +77,7 @@ SELECT
     )                                                                                     AS bad_gauge_apr,
     (
         SELECT countIf(classification NOT IN ('scale', 'repeat', 'monitor', 'reduce', 'stop', 'insufficient_data')
-                       OR methodology_version != {methodology:String})
+                       OR splitByChar('.', methodology_version)[1] != splitByChar('.', {methodology:String})[1])
         FROM kpi_snap15m FINAL
         WHERE chain_id = {chain_id:UInt32}
           AND snapshot_at IN (SELECT snapshot_at FROM published)
