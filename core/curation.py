@@ -53,9 +53,14 @@ class Tag:
 
 @dataclass(frozen=True)
 class Rule:
-    pool_types: tuple[str, ...] | None  # None: any type
+    pool_types: tuple[str, ...] | None  # None: any type; (): none (a category of explicit entries only)
     token_tags: tuple[str, ...] | None  # None: any tokens
     token_tag_mode: str
+
+
+# `"rule": null` in the source: no pool type matches, so only the explicit entries carry it; the
+# document keeps the rule's one shape (poolTypes [] rather than a missing rule)
+EXPLICIT_ONLY = Rule((), None, "any")
 
 
 @dataclass(frozen=True)
@@ -63,7 +68,7 @@ class Category:
     id: str
     name: str
     description: str
-    rule: Rule | None  # None: explicit entries only
+    rule: Rule
     default_scope: str
 
 
@@ -137,7 +142,7 @@ def tag_document(t: Tag) -> dict[str, str]:
 
 
 def category_document(c: Category) -> dict[str, Any]:
-    rule = None if c.rule is None else {
+    rule = {
         "poolTypes": list(c.rule.pool_types) if c.rule.pool_types is not None else None,
         "tokenTags": list(c.rule.token_tags) if c.rule.token_tags is not None else None,
         "tokenTagMode": c.rule.token_tag_mode,

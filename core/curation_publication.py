@@ -45,10 +45,10 @@ class Publication:
                 "pools_indexed": sum(1 for k, _ in kinds if k == "pool"), "rows": len(kinds)}
 
 
-def rule_matches(rule: Rule | None, pool_type: str, tags: set[str]) -> bool:
-    """Type in poolTypes (if given) and the pool's token tags match tokenTags (if given); a
-    category without a rule has explicit entries only."""
-    if rule is None or (rule.pool_types is not None and pool_type not in rule.pool_types):
+def rule_matches(rule: Rule, pool_type: str, tags: set[str]) -> bool:
+    """Type in poolTypes (if given; an empty list matches none: explicit entries only) and the
+    union of the pool's tokens' tags matches tokenTags (if given) with tokenTagMode."""
+    if rule.pool_types is not None and pool_type not in rule.pool_types:
         return False
     if rule.token_tags is None:
         return True

@@ -16,7 +16,7 @@ from eth_utils import is_checksum_address
 
 from .curation import (CATEGORY_ID, LIST_NAME, MAX_DISPLAY_ORDER, MAX_TAGS, MAX_TAGS_PER_TOKEN, POOL_TYPES, SCOPES,
                        SEMVER, STATUSES, TAG_DESCRIPTION, TAG_ID, TAG_MODES, TAG_NAME, Category, ChainCuration,
-                       CurationInvalid, CurationSource, PoolEntry, Rule, Tag, TokenEntry)
+                       CurationInvalid, CurationSource, EXPLICIT_ONLY, PoolEntry, Rule, Tag, TokenEntry)
 
 ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}\Z")
 
@@ -168,15 +168,21 @@ def _tags(r: _Reader, raw: Any) -> tuple[Tag, ...]:
     return tuple(out.values())
 
 
-def _rule(r: _Reader, raw: Any, path: str, tags: set[str]) -> Rule | None:
+def _rule(r: _Reader, raw: Any, path: str, tags: set[str]) -> Rule:
+    """A category's rule; null (or absent) for a category of explicit entries only."""
     obj = r.obj(raw, path, (), ("poolTypes", "tokenTags", "tokenTagMode")) if raw is not None else None
     if obj is None:
-        return None  # null: a category of explicit entries only
-    pool_types = r.ids(obj["poolTypes"], path, "poolTypes", "pool type", POOL_TYPES) if "poolTypes" in obj else None
-    token_tags = r.ids(obj["tokenTags"], path, "tokenTags", "tag", tags) if "tokenTags" in obj else None
-    if not pool_types and not token_tags:
+        return EXPLICIT_ONLY
+    pool_types = token_tags = None  # null or absent: any type, any tokens
+    if obj.get("poolTypes") is not None:
+        pool_types = r.ids(obj["poolTypes"], path, "poolTypes", "pool type", POOL_TYPES)
+    if obj.get("tokenTags") is not None:
+        token_tags = r.ids(obj["tokenTags"], path, "tokenTags", "tag", tags)
+        if not token_tags:
+            r.add(path, "tokenTags is empty: name at least one tag, or leave it out")
+    if pool_types is None and token_tags is None:
         r.add(path, "matches every pool: give poolTypes or tokenTags (or rule null for explicit entries only)")
-    return Rule(pool_types or None, token_tags or None, r.choice(obj, "tokenTagMode", path, TAG_MODES, "any"))
+    return Rule(pool_types, token_tags or None, r.choice(obj, "tokenTagMode", path, TAG_MODES, "any"))
 
 
 def _categories(r: _Reader, raw: Any, tags: set[str]) -> tuple[Category, ...]:

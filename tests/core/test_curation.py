@@ -93,6 +93,7 @@ def test_every_problem_is_listed_with_its_entry():
     (lambda r: r["categories"][0].update(id="Stable"), "categories[0]: id 'Stable'"),
     (lambda r: r["categories"][0]["rule"].update(poolTypes=["v3"]), "categories[0].rule: unknown pool type 'v3'"),
     (lambda r: r["categories"][1].update(rule={}), "categories[1].rule: matches every pool"),
+    (lambda r: r["categories"][1].update(rule={"tokenTags": []}), "categories[1].rule: tokenTags is empty"),
     (lambda r: r["chains"]["56"]["tokens"][0].update(address="0xABC"), "chains.56.tokens[0]: address '0xABC'"),
     (lambda r: r["chains"]["56"]["tokens"][0].update(tags=[f"t{i}" for i in range(11)]), "chains.56.tokens[0]: unknown tag"),
     (lambda r: r["chains"]["56"]["pools"][0].update(displayOrder=-1), "chains.56.pools[0]: displayOrder"),
@@ -137,6 +138,10 @@ def test_rules_give_categories_over_every_indexed_pool():
     assert pools[P2]["categories"] == ["core-usd", "tagged", "picks"]  # volatile; the explicit one adds to the rules'
     assert pools[P3]["categories"] == ["stable", "tagged"]  # a stable and an uncurated token
     assert pools[P4]["categories"] == []  # two uncurated tokens: no tag to match
+    # a category of explicit entries only keeps the rule's shape: no pool type matches it
+    picks = next(c for c in pub.document["categories"] if c["id"] == "picks")
+    assert picks["rule"] == {"poolTypes": [], "tokenTags": None, "tokenTagMode": "any"}
+    assert next(c for c in pub.document["categories"] if c["id"] == "core-usd")["defaultScope"] == "all"
     assert (pools[P3]["curated"], pools[P3]["status"], pools[P3]["display_order"], pools[P3]["featured"]) == (
         False, "active", None, False)
     assert (pools[P2]["curated"], pools[P2]["status"], pools[P1]["featured"]) == (True, "hidden", True)
