@@ -7,6 +7,8 @@
                              `--families v1` serves one family alone
     ve-analytics vault-api   the vault data API (/api/v1) alone, on VAULT_API_PORT
     ve-analytics up          all of the above plus the devnet (ve-devnet), Dagster webserver and daemon
+    ve-analytics curation publish [--source PATH] [--check]
+                             publish the reviewed curation (curation/curation.json) through Dagster
 
 Configuration comes from the environment (core.config); every default is the local stack.
 """
@@ -72,6 +74,28 @@ def _vault_api(settings: Settings, args: argparse.Namespace) -> int:
     host = args.host or settings.vault_api_host
     port = args.port or settings.vault_api_port
     serve(settings, host=host, port=port, workers=args.workers, families=("vaults",))
+    return 0
+
+
+def _curation_publish(settings: Settings, args: argparse.Namespace) -> int:
+    """Validate the curation source against every chain's latest published snapshot and publish it
+    by materializing the `curation_publication` asset in this process on the configured Dagster
+    instance (DAGSTER_HOME; the run shows in the UI). `--check` validates and prints what would be
+    published, writing nothing and starting no run. Exit 1 with every problem of an invalid source."""
+    from ..core.curation import CurationInvalid
+    from ..orchestration.curation import check_curation, materialize_curation
+
+    source = Path(args.source).resolve() if args.source else settings.curation_source
+    try:
+        if args.check:
+            outcome = check_curation(settings, source)
+            print("\n".join([outcome.line(), *(f"  {line}" for line in outcome.details())]))
+        else:
+            published = materialize_curation(settings, source)
+            print(f"{published['summary']} (Dagster run {published['run_id']})")
+    except CurationInvalid as exc:
+        print(f"{source}: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -141,6 +165,13 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--port", type=int)
     v.add_argument("--workers", type=int)
     v.set_defaults(func=_vault_api)
+
+    c = sub.add_parser("curation", help="the reviewed curation (tags, categories, statuses, token lists)")
+    cs = c.add_subparsers(dest="action", required=True)
+    cp = cs.add_parser("publish", help="validate the curation source and publish it through Dagster")
+    cp.add_argument("--source", help="curation source file (default CURATION_SOURCE, curation/curation.json)")
+    cp.add_argument("--check", action="store_true", help="validate and print what would be published; write nothing")
+    cp.set_defaults(func=_curation_publish)
 
     u = sub.add_parser("up", help="run everything on the embedded default")
     u.add_argument("--days", type=int, help="backfill only the most recent N days")

@@ -5,8 +5,8 @@ CLICKHOUSE_URL is set, and the devnet (its own distribution, `ve-devnet`, run as
 CHAIN_BOOK names a chain book; the devnet's book (`GET /book`) is then written where Settings reads
 it, so the product gets the devnet's addresses as configuration, like any deployment. Then
 migrates, starts the Dagster webserver and daemon on the instance, backfills the history through
-them (Dagster backfills, shown in the UI while they run), and starts the API and the vault API on
-its own port.
+them (Dagster backfills, shown in the UI while they run), publishes the curation once every chain
+has its newest snapshot, and starts the API and the vault API on its own port.
 
 `DagsterServices` starts a webserver and a daemon for any Settings (the stack, `ve-analytics
 backfill` when no webserver answers, the test suite): the code location gets the settings through
@@ -220,6 +220,7 @@ class Stack:
         self.settings = s = dagster.settings
 
         def serve() -> None:
+            self.publish_curation()
             self._service("api", cli("api"), f"http://{s.api_host}:{s.api_port}/api/stats/openapi.json")
             # the vault data API also runs on its own port, as it would on its own host in production
             self._service("vault-api", cli("vault-api"), f"http://{s.vault_api_host}:{s.vault_api_port}/api/v1/openapi.json")
@@ -235,6 +236,19 @@ class Stack:
             log.error("backfill incomplete (the other chains are served): %s", exc)
         if not any(svc.name == "api" for svc in self.services):
             serve()
+
+    def publish_curation(self) -> None:
+        """Publish the curation (CURATION_SOURCE) once every chain has its newest snapshot, through
+        Dagster; a failure is logged and the stack goes on (curation routes answer 503 until a
+        publication exists)."""
+        from ..orchestration.curation import materialize_curation
+
+        try:
+            published = materialize_curation(self.settings)
+        except Exception as exc:  # noqa: BLE001 - the rest of the stack serves without it
+            log.error("curation not published (%s): %s", self.settings.curation_source, exc)
+            return
+        log.info("%s (Dagster run %s)", published["summary"], published["run_id"])
 
     def banner(self) -> str:
         s = self.settings

@@ -87,6 +87,8 @@ class Settings:
     analyst_os_thread_priority: int = 19  # nice value of the analyst's query threads (19: lowest)
     # keys of the /v1 keyset cursors, the first signing (core.cursor_secrets); out of repr: secret
     cursor_secrets: tuple[str, ...] = field(default=(), repr=False)
+    # the reviewed curation source the curation publication reads (CURATION_SOURCE)
+    curation_source: Path = Path("curation/curation.json")
 
     @property
     def dagster_url(self) -> str:
@@ -162,6 +164,7 @@ class Settings:
             analyst_max_threads=_number("ANALYST_MAX_THREADS", "1", int, 0, 1024),
             analyst_os_thread_priority=_number("ANALYST_OS_THREAD_PRIORITY", "19", int, 0, 19),
             cursor_secrets=load_cursor_secrets(os.environ, data_dir),
+            curation_source=Path(_env("CURATION_SOURCE", "curation/curation.json")).resolve(),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -205,6 +208,7 @@ class Settings:
             "VAULT_API_PORT": str(self.vault_api_port),
             "VAULT_API_RATE_PER_SECOND": repr(self.vault_api_rate_per_second),
             "VAULT_API_RATE_BURST": str(self.vault_api_rate_burst),
+            "CURATION_SOURCE": str(self.curation_source),
         }
         for cid, chain in self.chains.items():
             env[f"SUBGRAPH_URL_{cid}"] = chain.subgraph_url

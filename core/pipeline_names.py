@@ -7,6 +7,8 @@ asset catalog, lineage and checks read per chain), its own groups, jobs and sche
 from __future__ import annotations
 
 CHAIN_TAG = "ve/chain"  # on every run of a chain's jobs: which chain it materializes
+# The curation publication covers every chain at once: one asset, group and job of its own.
+CURATION_ASSET, CURATION_GROUP, CURATION_JOB = "curation_publication", "curation", "curation_job"
 
 
 def asset_prefix(chain_id: int) -> str:

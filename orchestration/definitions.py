@@ -2,7 +2,8 @@
 
 Every chain of the chain book gets its own copy of every asset (key prefix `chain_<id>`), its own
 groups, jobs, schedules and asset checks; adding a chain is a chain book entry, and the code
-location builds its assets when it loads. `build_defs(settings)` pins every endpoint to an
+location builds its assets when it loads. The curation publication (assets.curation, `curation_job`)
+is one asset over every chain. `build_defs(settings)` pins every endpoint to an
 explicit Settings (tests, backfill); the module-level `defs` resolves them from the environment
 at run time, so the local stack is the default and production is a matter of configuration.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 from dagster import Definitions
 
 from ..assets.chain_scope import ChainScope
+from ..assets.curation import build_curation_assets
 from ..assets.governance_events import build_governance_event_assets
 from ..assets.hourly import build_hourly_assets
 from ..assets.partitions import daily_partitions, snapshot_partitions
@@ -20,7 +22,7 @@ from ..assets.snapshots import build_snapshot_assets
 from ..assets.vault_history import build_vault_history_assets
 from ..core.config import Settings
 from .checks import build_checks
-from .jobs import build_jobs
+from .jobs import build_curation_job, build_jobs
 from .schedules import build_schedules
 from .sensors import build_sensors
 
@@ -48,6 +50,9 @@ def build_defs(settings: Settings | None = None, *, now: float | None = None) ->
         jobs += chain_jobs.values()
         schedules += build_schedules(scope.chain_id, chain_jobs["snapshot"], chain_jobs["history"])
         snapshot_jobs.append(chain_jobs["snapshot"])
+    # one curation publication for every chain; pinned settings pin its source too
+    assets += build_curation_assets(settings.curation_source if pinned else None)
+    jobs.append(build_curation_job())
     return Definitions(
         assets=assets,
         asset_checks=checks,

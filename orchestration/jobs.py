@@ -1,5 +1,6 @@
 """Jobs, per chain: the 15-minute snapshot job and the history job (hourly buckets, daily
-rollups, events, vault history) of each chain of the chain book.
+rollups, events, vault history) of each chain of the chain book; and `curation_job`, which
+publishes the curation (every chain at once).
 
 A chain's jobs select only that chain's assets, so a slow or failing chain holds up its own runs
 and no other chain's. Both run in process: one run's assets share the readers (block and
@@ -12,7 +13,8 @@ from typing import Any
 
 from dagster import AssetSelection, define_asset_job, in_process_executor
 
-from ..core.pipeline_names import CHAIN_TAG, history_group, history_job, snapshot_group, snapshot_job
+from ..core.pipeline_names import (CHAIN_TAG, CURATION_GROUP, CURATION_JOB, history_group, history_job, snapshot_group,
+                                   snapshot_job)
 
 
 def build_jobs(chain_id: int) -> dict[str, Any]:
@@ -36,3 +38,13 @@ def build_jobs(chain_id: int) -> dict[str, Any]:
                         "rollups, governance events and vault history.",
         ),
     }
+
+
+def build_curation_job() -> Any:
+    return define_asset_job(
+        CURATION_JOB,
+        selection=AssetSelection.groups(CURATION_GROUP),
+        executor_def=in_process_executor,
+        description="Publishes the reviewed curation (curation/curation.json) once it validates against every "
+                    "chain's latest published snapshot: entity rows, then the publication row.",
+    )

@@ -36,7 +36,8 @@ VAULT_CHECKS = {"vault_snapshots_consistent", "vault_hourly_buckets_final"}
 
 
 def test_every_chain_of_the_book_gets_its_own_assets_jobs_schedules_and_checks(defs):
-    assert {j.name for j in defs.jobs} == {"snapshot_job_56", "history_job_56", "snapshot_job_1", "history_job_1"}
+    assert {j.name for j in defs.jobs} == {"snapshot_job_56", "history_job_56", "snapshot_job_1", "history_job_1",
+                                           "curation_job"}
     assert {s.name for s in defs.schedules} == {"snapshot_schedule_56", "history_schedule_56",
                                                 "snapshot_schedule_1", "history_schedule_1"}
     assert {s.name for s in defs.sensors} == {"snapshot_failure_sensor"}
@@ -60,10 +61,16 @@ def test_every_chain_of_the_book_gets_its_own_assets_jobs_schedules_and_checks(d
         by_chain.setdefault(key.asset_key.path[0], set()).add(key.name)
     assert by_chain == {"chain_56": CHECKS | VAULT_CHECKS, "chain_1": CHECKS}
     # vaults only where the chain supports and configures them
-    names = {key.path[0]: set() for key in graph.get_all_asset_keys()}
+    names = {key.path[0]: set() for key in graph.get_all_asset_keys() if len(key.path) == 2}
     for key in graph.get_all_asset_keys():
-        names[key.path[0]].add(key.path[1])
+        if len(key.path) == 2:
+            names[key.path[0]].add(key.path[1])
     assert names["chain_56"] - names["chain_1"] == {"vault_snapshots", "vault_history"}
+    # one curation publication over every chain, in its own group and job, not partitioned
+    curation = defs.resolve_job_def("curation_job")
+    assert [k.to_user_string() for k in curation.asset_layer.selected_asset_keys] == ["curation_publication"]
+    assert curation.partitions_def is None
+    assert graph.get(next(iter(curation.asset_layer.selected_asset_keys))).group_name == "curation"
 
 
 def test_workspace_yaml_loads_the_code_location_of_every_chain_in_the_book(tmp_path):
@@ -79,7 +86,8 @@ def test_workspace_yaml_loads_the_code_location_of_every_chain_in_the_book(tmp_p
         [sys.executable, "-c", "from ve_analytics.orchestration.definitions import defs; "
                                "print(sorted(j.name for j in defs.jobs))"],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
-    assert jobs.stdout.strip() == "['history_job_1', 'history_job_56', 'snapshot_job_1', 'snapshot_job_56']", jobs.stderr
+    assert jobs.stdout.strip() == ("['curation_job', 'history_job_1', 'history_job_56', 'snapshot_job_1', "
+                                   "'snapshot_job_56']"), jobs.stderr
 
 
 def with_example_book_path(folder: Path) -> Path:

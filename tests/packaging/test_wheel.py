@@ -21,7 +21,7 @@ from ve_analytics.cli.processes import Service, free_port
 
 REPO = Path(__file__).resolve().parents[2]
 SQL_FOLDERS = ("migrations", "queries/common", "queries/stats", "queries/vaults", "transforms/backfill", "transforms/checks",
-               "transforms/rollups", "transforms/snapshots")
+               "transforms/curation", "transforms/rollups", "transforms/snapshots")
 
 
 def test_every_package_folder_is_declared():
@@ -101,7 +101,7 @@ print(json.dumps({
 """ % (SQL_FOLDERS,), tmp_path, CHAIN_BOOK=str(write_example_book(tmp_path))))
     assert all("site-packages" in p and str(REPO) not in p for p in out["paths"]), out["paths"]
     assert out["devnet"] is False
-    assert out["jobs"] == ["history_job_56", "snapshot_job_56"] and out["checks"] > 0
+    assert out["jobs"] == ["curation_job", "history_job_56", "snapshot_job_56"] and out["checks"] > 0
     assert out["sql"] == {f: len(list((REPO / "warehouse_sql" / f).glob("*.sql"))) for f in SQL_FOLDERS}
 
 
