@@ -94,12 +94,16 @@ class DagsterServices:
     def start(self, timeout: float = 300) -> "DagsterServices":
         """The webserver (waited for), then the daemon (not waited for: a backfill submitted while
         it loads is picked up by its first pass; `orchestration.backfill` checks it is there)."""
-        from ..orchestration.instance import RUN_CREATION_ENV, ensure_instance_dir
+        from ..orchestration.instance import RUN_CREATION_ENV, dagster_instance
         from ..readers.dagster_webserver import Webserver
 
         s = self.settings
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        ensure_instance_dir(s)
+        # Create (and stamp) the instance's sqlite storages here, once: on a fresh DAGSTER_HOME the
+        # webserver, its code server, the daemon and this process creating them at once can stamp
+        # two alembic heads, after which no process can open the instance.
+        with dagster_instance(s):
+            pass
         env = {**s.to_env(), **RUN_CREATION_ENV, **self.env}
         bin_dir = Path(sys.executable).parent
         try:

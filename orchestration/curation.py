@@ -18,7 +18,6 @@ from ..assets.curation import Outcome, publish_curation
 from ..core.config import Settings
 from ..core.pipeline_names import CURATION_ASSET, CURATION_JOB
 from ..warehouse.client import get_client
-from .backfill import QUIET_RUN_CONFIG
 from .definitions import build_defs
 from .instance import dagster_instance
 
@@ -32,7 +31,9 @@ def check_curation(settings: Settings, source: str | Path | None = None) -> Outc
 def materialize_curation(settings: Settings, source: str | Path | None = None) -> dict[str, Any]:
     """Materialize `curation_publication` (default source: CURATION_SOURCE); its metadata
     (status, version, digest, entity counts) with the run id under "run_id"."""
-    config: dict[str, Any] = {**QUIET_RUN_CONFIG}
+    # the console shows nothing of the run: an invalid source is a user's error, raised to the
+    # caller with its problems (the run's events, failure included, are in the instance, for the UI)
+    config: dict[str, Any] = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
     if source is not None:
         config["ops"] = {CURATION_ASSET: {"config": {"source": str(Path(source).resolve())}}}
     job = build_defs(settings).resolve_job_def(CURATION_JOB)
