@@ -22,6 +22,8 @@ from .cache import Cache, ResponseCache
 from .compression import Encodings
 from .coverage import Coverages
 from .cron import cron_blueprint
+from .cursors import codec_for
+from .curation import CURATION_DOCUMENT, LATEST_CURATION, CurationFollower
 from .discovery import discovery_blueprint
 from .envelope import ALLOWED_METHODS, error_response, status_code_name
 from .errors import ApiError
@@ -55,6 +57,8 @@ def load_family(name: str) -> Family:
 def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name: str = "analytics_api") -> Sanic:
     app = Sanic(name, dumps=orjson.dumps, configure_logging=False)  # core.logs formats every line
     app.config.MOTD = False
+    # a /v1 cursor may be 8,192 characters: the request head must hold it and the rest of its URL
+    app.config.REQUEST_MAX_HEADER_SIZE = 16384
     loaded = [dataclasses.replace(family, envelope=family.envelope.for_settings(settings))
               for family in map(load_family, families)]
 
@@ -74,11 +78,18 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
 
     app.ctx.connect = connect
     # the latest snapshot of every chain, refreshed in the background (api/snapshots.py)
-    app.ctx.snapshots = SnapshotPointer(QueryBook(COMMON)[LATEST_SNAPSHOTS])
+    common = QueryBook(COMMON)
+    # and the newest curation publication, when a served route rests on one (api/curation.py)
+    follower = (CurationFollower(common[LATEST_CURATION], common[CURATION_DOCUMENT])
+                if any(route.curation for family in loaded for route in family.routes) else None)
+    app.ctx.snapshots = SnapshotPointer(common[LATEST_SNAPSHOTS], curation=follower)
     # multichain routes' chains, and which of them serve a route's feature (the chain book's)
     app.ctx.coverages = Coverages(settings.chains, settings.stale_after_minutes * 60,
                                   lambda chain_id, feature: settings.chains[chain_id].supports(feature))
     serves_snapshots = any(route.snapshot for family in loaded for route in family.routes)
+    # keyset cursors of the paginated routes, signed with the configured secrets (api/cursors.py)
+    if any(route.paginated for family in loaded for route in family.routes):
+        app.ctx.cursors = codec_for(settings.cursor_secrets)
 
     for family in loaded:
         limiter = RateLimiter(settings.vault_api_rate_per_second, settings.vault_api_rate_burst) if family.rate_limited else None

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from .curation import Curation, unavailable as curation_unavailable
 from .errors import ApiError
 from .snapshots import Snapshot
 
@@ -45,8 +46,9 @@ class ChainCoverage:
 @dataclass(frozen=True, slots=True)
 class Coverage:
     chains: tuple[ChainCoverage, ...]  # by chain id
-    key: tuple  # ((chain id, snapshotAt or None, state), ...): the cache key's part
+    key: tuple  # ((chain id, snapshotAt or None, state), ..., [curation digest]): the cache key's part
     etag: str
+    curation: Curation | None = None  # the curation publication, on routes that need one
 
     @property
     def complete(self) -> bool:
@@ -87,11 +89,13 @@ def unsupported(chain_ids: Iterable[int], feature: str, serving: Iterable[int]) 
 
 
 def resolve(selected: Iterable[int], public: tuple[int, ...], latest: dict[int, Snapshot], now: float,
-            stale_seconds: float, feature: str | None = None, serving: tuple[int, ...] = ()) -> Coverage:
+            stale_seconds: float, feature: str | None = None, serving: tuple[int, ...] = (),
+            curation: Curation | None = None, needs_curation: bool = False) -> Coverage:
     """The coverage of `selected` chain ids (empty: every public chain), from the pointer's
     `latest` snapshots at time `now`; 404 `chain_not_public` for an id outside `public`. A route
     of a `feature` covers the `serving` chains (those that support it) by default, and answers
-    404 `feature_unsupported` for a selected chain outside them."""
+    404 `feature_unsupported` for a selected chain outside them. A route that `needs_curation`
+    rests on the `curation` publication too (503 `curation_unavailable` without one)."""
     chosen = tuple(sorted(set(selected))) or tuple(sorted(serving if feature else public))
     unknown = [c for c in chosen if c not in public]
     if unknown:
@@ -110,8 +114,12 @@ def resolve(selected: Iterable[int], public: tuple[int, ...], latest: dict[int, 
             state = FAILED if snapshot.failed_at else FRESH
         chains.append(ChainCoverage(chain_id, state, snapshot))
     key = tuple((c.chain_id, c.snapshot.at_iso if c.snapshot else None, c.state) for c in chains)
+    if needs_curation:
+        if curation is None:
+            raise curation_unavailable()
+        key += (curation.digest,)
     digest = hashlib.blake2s(repr(key).encode(), digest_size=12).hexdigest()
-    return Coverage(tuple(chains), key, f'W/"cov-{digest}"')
+    return Coverage(tuple(chains), key, f'W/"cov-{digest}"', curation if needs_curation else None)
 
 
 class Coverages:
@@ -126,16 +134,16 @@ class Coverages:
         self.public = tuple(sorted(public))
         self.stale_seconds = stale_seconds
         self.supports = supports  # the chain book's features
-        self._memo: dict[tuple, tuple[Coverage, float]] = {}  # (selected, feature, version) -> (coverage, valid until)
+        self._memo: dict[tuple, tuple[Coverage, float]] = {}  # (selected, feature, curation?, version) -> (coverage, valid until)
 
     def get(self, selected: tuple[int, ...], latest: dict[int, Snapshot], version: int, now: float,
-            feature: str | None = None) -> Coverage:
-        key = (selected, feature, version)
+            feature: str | None = None, curation: Curation | None = None, needs_curation: bool = False) -> Coverage:
+        key = (selected, feature, needs_curation, version)
         hit = self._memo.get(key)
         if hit is not None and now < hit[1]:
             return hit[0]
         serving = tuple(c for c in self.public if self.supports(c, feature)) if feature else ()
-        found = resolve(selected, self.public, latest, now, self.stale_seconds, feature, serving)
+        found = resolve(selected, self.public, latest, now, self.stale_seconds, feature, serving, curation, needs_curation)
         until = min((c.snapshot.unix + self.stale_seconds for c in found.chains if c.state in WITHIN_LIMIT and c.snapshot),
                     default=math.inf)
         if len(self._memo) >= self.MAX_ENTRIES:

@@ -27,7 +27,8 @@ PREFLIGHT_MAX_AGE = 86400
 RETRY_AFTER_SECONDS = 60
 
 # Every response carries these, errors and 404s included; browsers may read the ETag.
-CORS_HEADERS = {"access-control-allow-origin": "*", "access-control-expose-headers": "ETag"}
+CORS_HEADERS = {"access-control-allow-origin": "*", "access-control-expose-headers": "ETag, X-Curation-Version"}
+CURATION_HEADER = "x-curation-version"  # the curation publication's version, on curation-backed answers
 
 
 def cache_control(seconds: int) -> str:
@@ -50,7 +51,9 @@ def meta(generated_at: str, snapshot: Snapshot | None, cache_seconds: int, sourc
     return body
 
 
-def success_body(data: Any, meta_: dict[str, Any]) -> bytes:
+def success_body(data: Any, meta_: dict[str, Any], page_info: dict[str, Any] | None = None) -> bytes:
+    if page_info is not None:
+        return orjson.dumps({"ok": True, "data": data, "meta": meta_, "pageInfo": page_info})
     return orjson.dumps({"ok": True, "data": data, "meta": meta_})
 
 
@@ -71,6 +74,9 @@ def success_headers(cache_seconds: int, basis: Any = None) -> dict[str, str]:
     headers = {**CORS_HEADERS, "cache-control": cache_control(cache_seconds)}
     if basis is not None:
         headers["etag"] = basis.etag
+        curation = getattr(basis, "curation", None)
+        if curation is not None:
+            headers[CURATION_HEADER] = curation.version
     return headers
 
 

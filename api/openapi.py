@@ -111,14 +111,30 @@ def _parameter(param: Param) -> dict[str, Any]:
     return {"name": param.name, "in": param.location, "required": param.required, "description": description, "schema": param.json_schema()}
 
 
+PAGE_INFO = {
+    "type": "object",
+    "required": ["nextCursor", "hasNextPage"],
+    "additionalProperties": False,
+    "properties": {
+        "nextCursor": {"type": ["string", "null"], "maxLength": 8192,
+                       "description": "the cursor of the next page (null on the last page)"},
+        "hasNextPage": {"type": "boolean"},
+    },
+    "description": "paginated collections: follow nextCursor, the other parameters unchanged, until hasNextPage is false",
+}
+
+
 def _operation(family: Family, route: Route) -> dict[str, Any]:
     meta_schema = family.envelope.route_meta_schema(route.cache_seconds, route.snapshot)
-    success = {
+    success = route.data_schema if route.raw else {
         "type": "object",
         "required": ["ok", "data", "meta"],
         "additionalProperties": False,
         "properties": {"ok": {"const": True}, "data": route.data_schema, "meta": meta_schema},
     }
+    if route.paginated:
+        success["required"].append("pageInfo")
+        success["properties"]["pageInfo"] = PAGE_INFO
     ok_headers: dict[str, Any] = {
         "Cache-Control": {
             "description": f"`{cache_control(route.cache_seconds)}`",
@@ -128,10 +144,15 @@ def _operation(family: Family, route: Route) -> dict[str, Any]:
     }
     if route.snapshot:
         ok_headers["ETag"] = {"$ref": "#/components/headers/ETag"}
+    if route.curation:
+        ok_headers["X-Curation-Version"] = {
+            "description": "the semantic version of the reviewed curation publication the answer rests on",
+            "schema": {"type": "string"}}
     ok_headers["Vary"] = {"$ref": "#/components/headers/Vary"}
     ok_headers["Content-Encoding"] = {"$ref": "#/components/headers/ContentEncoding"}
     responses: dict[str, Any] = {
-        "200": {"description": "Success envelope.", "headers": ok_headers, "content": {JSON: {"schema": success}}},
+        "200": {"description": "The body without an envelope." if route.raw else "Success envelope.", "headers": ok_headers,
+                "content": {JSON: {"schema": success}}},
     }
     if route.snapshot:
         responses["304"] = {"$ref": "#/components/responses/NotModified"}

@@ -16,6 +16,7 @@ import re
 import time
 from typing import Any, Awaitable, Callable
 
+import orjson
 from sanic import Blueprint, Request, Sanic
 from sanic.response import HTTPResponse
 
@@ -56,6 +57,10 @@ def log_failure(request: Request, status: int, code: str, detail: str) -> None:
 def _selected(params: dict[str, Any]) -> tuple[int, ...]:
     """The chains a multichain route selects: its path's `chainId`, else its `chainIds` (empty: all)."""
     return (params["chainId"],) if "chainId" in params else params.get("chainIds") or ()
+
+
+def _curation(pointer: SnapshotPointer) -> Any:
+    return pointer.curation.current if pointer.curation is not None else None
 
 
 def _sources(basis: Basis | None, route: Route) -> tuple[str, ...]:
@@ -106,7 +111,8 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
             return pointer.latest.get(chain_id)
         if not pointer.current():
             return None
-        return app.ctx.coverages.get(_selected(params), pointer.latest, pointer.version, time.time(), route.feature)
+        return app.ctx.coverages.get(_selected(params), pointer.latest, pointer.version, time.time(), route.feature,
+                                     _curation(pointer), route.curation)
 
     async def resolve(app: Sanic, params: dict[str, Any]) -> Basis:
         """The snapshot of the family's chain, or the coverage of the chains a multichain route
@@ -115,7 +121,8 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
         if not route.multichain:
             return await pointer.resolve(lambda: warehouse_client(app), chain_id)
         latest = await pointer.every_chain(lambda: warehouse_client(app))
-        return app.ctx.coverages.get(_selected(params), latest, pointer.version, time.time(), route.feature)
+        return app.ctx.coverages.get(_selected(params), latest, pointer.version, time.time(), route.feature,
+                                     _curation(pointer), route.curation)
 
     async def endpoint(request: Request, **path_args: str) -> HTTPResponse:
         if request.method == "OPTIONS":
@@ -153,7 +160,11 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
         covered = basis if isinstance(basis, coverage.Coverage) else None
         ctx = RequestContext(app, route, params, snapshot, chain_id, queries, coverage=covered)
         data = await route.handler(ctx)
-        body = success_body(data, envelope.success_meta(basis, cache_seconds, route.sources, ctx.meta))
+        if route.raw:
+            body = orjson.dumps(data)
+        else:
+            page_info = ctx.meta.pop("pageInfo", None)
+            body = success_body(data, envelope.success_meta(basis, cache_seconds, route.sources, ctx.meta), page_info)
         return Answer(body, {**success_headers(cache_seconds, basis), "content-type": JSON})
 
     endpoint.__name__ = route.name

@@ -18,6 +18,7 @@ from typing import Any, Awaitable, Callable
 from sanic import Sanic
 
 from .coverage import CHAIN_NOT_PUBLIC, FEATURE_UNSUPPORTED, Coverage
+from .curation import CURATION_UNAVAILABLE
 from .envelope import ALLOWED_METHODS, STATS_ENVELOPE, Envelope
 from .guide import STATS_GUIDE, Guide
 from .snapshots import SNAPSHOT_UNAVAILABLE, SOURCE_UNAVAILABLE, Snapshot
@@ -64,6 +65,12 @@ class Route:
     # multichain: the chain-book feature its data needs (chainIds default to the chains that have it;
     # a selected chain without it is 404 feature_unsupported)
     feature: str | None = None
+    # multichain: the answer rests on the reviewed curation publication too (api/curation.py)
+    curation: bool = False
+    # the handler's data is the whole body, without the envelope (a wallet-compatible token list)
+    raw: bool = False
+    # a collection paged by cursor: the body has `pageInfo` (the handler sets ctx.meta["pageInfo"])
+    paginated: bool = False
 
     @property
     def query_failed_code(self) -> str:
@@ -78,6 +85,8 @@ class Route:
             if self.feature:
                 codes[404].append(FEATURE_UNSUPPORTED)
             codes.setdefault(503, []).append(SOURCE_UNAVAILABLE)
+            if self.curation:
+                codes[503].append(CURATION_UNAVAILABLE)
         elif self.snapshot:
             codes.setdefault(503, []).append(SNAPSHOT_UNAVAILABLE)
         for doc in self.errors:

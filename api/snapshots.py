@@ -11,7 +11,9 @@ chain the pointer does not know refreshes it itself when the last successful ref
 than POINTER_STALE_SECONDS (before the first one, or while the follower fails): one query
 shared by the requests that arrive meanwhile.
 
-`meta.snapshotAt`, the weak ETag and the per-snapshot response cache key all come from it.
+`meta.snapshotAt`, the weak ETag and the per-snapshot response cache key all come from it. The
+same refresh follows the newest curation publication when a served route rests on one
+(api/curation.py), so a new publication reaches every worker within the same bound.
 """
 from __future__ import annotations
 
@@ -89,9 +91,10 @@ def unavailable() -> ApiError:
 class SnapshotPointer:
     """Per worker: the latest successful snapshot of every chain (see the module docstring)."""
 
-    def __init__(self, query: Query, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, query: Query, clock: Callable[[], float] = time.monotonic, curation: Any = None):
         self.query = query
         self.clock = clock
+        self.curation = curation  # api.curation.CurationFollower: the newest curation publication, or None
         self.latest: dict[int, Snapshot] = {}
         self.refreshed_at: float | None = None  # clock() of the last successful refresh
         self.version = 0  # increases whenever `latest` changes (api/coverage.py reuses what it resolved until then)
@@ -107,6 +110,8 @@ class SnapshotPointer:
                 # marks it)
                 self.latest[int(chain_id)] = snapshot
                 self.version += 1
+        if self.curation is not None and await self.curation.refresh(client):
+            self.version += 1
         self.refreshed_at = self.clock()
 
     async def refresh(self, client: Any) -> None:

@@ -21,19 +21,26 @@ from .schemas import CHAIN_ID, OBSERVATION
 
 class V1Envelope(Envelope):
     def success_meta(self, basis: Any, cache_seconds: int, sources: Iterable[str], extra: dict[str, Any]) -> dict[str, Any]:
-        if isinstance(basis, Coverage):
+        if "pinned" in extra:  # a traversal's later page: the chains its first page read (api/v1/discovery.py)
+            chains = extra["pinned"]
+            complete = all(c["state"] == "fresh" for c in chains) and extra.get("complete", True)
+        elif isinstance(basis, Coverage):
             chains = [c.meta() for c in basis.chains]
             complete = basis.complete and extra.get("complete", True)
         else:
             chains = extra.get("chains", [])
             complete = extra.get("complete", all(c["state"] == "fresh" for c in chains))
-        return {
+        meta = {
             "chainIds": [c["chainId"] for c in chains],
             "chains": chains,
             "complete": bool(complete),
             "generatedAt": now_iso(),
             "cacheTtlSeconds": max(cache_seconds, 0),
         }
+        curation = getattr(basis, "curation", None)
+        if curation is not None:
+            meta["curation"] = curation.meta()
+        return meta
 
     def failure_meta(self, sources: Iterable[str] = ()) -> dict[str, Any]:
         return {"generatedAt": now_iso()}
@@ -52,6 +59,11 @@ class V1Envelope(Envelope):
                 "generatedAt": {**ISO_TIME, "description": "serving only: when the answer was assembled (a cached "
                                 "answer keeps its first); not a chain observation"},
                 "cacheTtlSeconds": {"type": "integer", "minimum": 0, "description": "serving only: equals the s-maxage of Cache-Control"},
+                "curation": {**obj({"version": {"type": "string", "description": "semantic version (X-Curation-Version)"},
+                                    "digest": {"type": "string", "pattern": "^[0-9a-f]{64}$",
+                                               "description": "sha256 of the publication: what ETags and cursors bind to"},
+                                    "publishedAt": ISO_TIME}),
+                             "description": "on answers resting on curation: the reviewed publication they read"},
             },
         }
         error_meta = {
