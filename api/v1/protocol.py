@@ -48,13 +48,14 @@ class Anchor:
         }
 
 
-async def anchors(ctx: RequestContext) -> list[Anchor]:
+async def anchors(ctx: RequestContext, chains: tuple[ChainCoverage, ...] | None = None) -> list[Anchor]:
+    """The anchor of every covered chain (default), or of `chains` (each with a snapshot)."""
     covered = ctx.coverage
     assert covered is not None
-    usable = covered.require_usable()
+    usable = covered.require_usable() if chains is None else chains
     rows = await ctx.rows("protocol", chain_ids=[c.chain_id for c in usable], snapshot_ats=[c.snapshot.param for c in usable])
     by_chain = {int(r["chain_id"]): r for r in rows}
-    return [Anchor(c, by_chain.get(c.chain_id)) for c in covered.chains]
+    return [Anchor(c, by_chain.get(c.chain_id)) for c in (covered.chains if chains is None else chains)]
 
 
 async def spans(ctx: RequestContext, wanted: list[tuple[int, int, int]]) -> list[dict[str, Any] | None]:

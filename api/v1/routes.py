@@ -4,20 +4,17 @@ from __future__ import annotations
 
 from ..guide import Guide
 from ..routes import ErrorDoc, Family, Route
-from ..coverage import CHAIN_UNAVAILABLE
 from ..schema import array_of, ref
 from ..validation import Param
 from . import protocol, reference
+from .discovery_routes import ROUTES as DISCOVERY_ROUTES
+from .discovery_schemas import SCHEMAS as DISCOVERY_SCHEMAS
 from .envelope import V1_ENVELOPE
 from .protocol_schemas import SCHEMAS as PROTOCOL_SCHEMAS
+from .route_parts import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, HEALTH_SECONDS, MARKET_SECONDS, REFERENCE_SECONDS
 from .schemas import SCHEMAS
 
 CONTRACT_VERSION = "0.1.0"
-# Cache-Control s-maxage per route class (ADR 0009): reference documents change with the chain
-# book and each publication; market and protocol figures with each publication; health is never cached.
-REFERENCE_SECONDS, MARKET_SECONDS, HEALTH_SECONDS = 300, 60, 0
-
-CHAIN_IDS = Param("chainIds", "chain_ids", "Comma-separated public chain IDs, or all", default="all")
 ALIGNMENT = Param("alignment", "enum", "rolling: periods end at each chain's latest completed hourly bucket; utc: "
                   "calendar periods shared by every chain, the running one clipped and marked partial",
                   default="rolling", choices=("rolling", "utc"))
@@ -29,7 +26,6 @@ PROTOCOL_DESCRIPTION = (
     "which chains they added and which are missing: a missing chain makes a total a known subtotal (`complete: false`), "
     "never a silent zero. Backing, bridge balances, holders, prices and APRs are never added (`policy`)."
 )
-CHAIN_UNAVAILABLE_DOC = ErrorDoc(503, CHAIN_UNAVAILABLE, "No selected chain has a published snapshot yet.")
 UNHEALTHY_DOC = ErrorDoc(503, reference.UNHEALTHY, "The warehouse is unreachable, or no chain has a published snapshot "
                          "within the freshness limit.")
 
@@ -94,6 +90,7 @@ ROUTES: tuple[Route, ...] = (
         "/protocol/volume", "protocol_volume", protocol.volume, "Cumulative volume per chain", "V1ProtocolVolume",
         "Every public chain's cumulative volume and fees, from its first market activity to its anchor, and their "
         "totals.", params=()),
+    *DISCOVERY_ROUTES,
 )
 
 V1_GUIDE = Guide(
@@ -147,7 +144,7 @@ FAMILY = Family(
     ),
     chain_id=0,  # multichain: every route's coverage names its chains
     routes=ROUTES,
-    schemas={**SCHEMAS, **PROTOCOL_SCHEMAS},
+    schemas={**SCHEMAS, **PROTOCOL_SCHEMAS, **DISCOVERY_SCHEMAS},
     envelope=V1_ENVELOPE,
     guide=V1_GUIDE,
     contract_path="/openapi.json",

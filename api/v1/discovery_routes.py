@@ -1,0 +1,130 @@
+"""The /v1 curation and discovery routes (spec v1-api.md: Curation, Discovery; ADR 0010)."""
+from __future__ import annotations
+
+from ..cursors import CURSOR_EXPIRED, MAX_CURSOR_CHARS
+from ..param_kinds import MAX_CHAIN_ID, numbers_up_to
+from ..routes import ErrorDoc, Route
+from ..schema import ref
+from ..validation import Param
+from . import curation, discovery
+from .route_parts import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS, REFERENCE_SECONDS
+
+NAME = "[A-Za-z0-9_-]{1,32}"
+NAMES = f"{NAME}(?:,{NAME}){{0,31}}"
+POOL_TYPE = "(?:v2-volatile|v2-stable|cl)"
+TOKEN = f"(?:(?:{numbers_up_to(MAX_CHAIN_ID)}):)?0x[0-9a-fA-F]{{40}}"
+DEFAULT_PAGE, MAX_PAGE = 50, 500
+
+TOKEN_LIST_DOC = ErrorDoc(404, curation.TOKEN_LIST_NOT_FOUND, "A requested chain has no token list (GET /v1/curation "
+                          "lists the chains that have one).")
+CURSOR_EXPIRED_DOC = ErrorDoc(400, CURSOR_EXPIRED, "The cursor is older than 24 hours, or the curation publication or "
+                              "the hourly evidence its traversal read changed: restart the traversal without it.")
+
+
+def mode(name: str, what: str) -> Param:
+    return Param(name, "enum", f"any: {what} matches any of them; all: every one", default="any", choices=("any", "all"))
+
+
+def flag(name: str, what: str) -> Param:
+    return Param(name, "flag", f"Only {what} (true) or only the others (false); absent: any")
+
+
+STATUS = Param("status", "enum", "Curation status; blocked pools and tokens are always excluded", default="active",
+               choices=("active", "hidden", "deprecated"))
+Q = Param("q", "string", "Literal, case-insensitive search in symbols, names and addresses (wildcard characters "
+          "match themselves)", max_length=100)
+LIMIT = Param("limit", "integer", "Page size", default=DEFAULT_PAGE, minimum=1, maximum=MAX_PAGE)
+CURSOR = Param("cursor", "string", "pageInfo.nextCursor of the previous page, the other parameters unchanged; bound to "
+               "them, the curation publication, each chain's snapshot and the flow evidence; valid 24 hours",
+               max_length=MAX_CURSOR_CHARS)
+FACETS = Param("includeFacets", "flag", "Add complete counts of every matching row (before paging)", default=False)
+DIRECTION = ("asc", "desc")
+
+TOKEN_PARAMS = (
+    CHAIN_IDS, STATUS, Q, LIMIT, CURSOR, FACETS,
+    Param("curated", "enum", "true: curated tokens; false: uncurated ones; all: both", default="true",
+          choices=("true", "false", "all")),
+    Param("tags", "string", "Comma-separated canonical token tags (GET /v1/curation)", pattern=NAMES, max_length=1100),
+    mode("tagMode", "a token's tags"),
+    Param("sort", "enum", "Order; then TVL descending, then chain ID and address ascending; nulls last",
+          default="displayOrder", choices=("displayOrder", "symbol", "price", "volume24h", "tvl", "poolCount")),
+    Param("direction", "enum", "Direction of the sort field", default="asc", choices=DIRECTION),
+)
+
+POOL_PARAMS = (
+    CHAIN_IDS, STATUS, Q, LIMIT, CURSOR, FACETS,
+    Param("scope", "enum", "curated: the curated pools; all: every indexed factory pool too. Default curated, or all "
+          "when every requested category has the default scope all (GET /v1/categories)", choices=("curated", "all")),
+    Param("curated", "enum", "Within the scope: curated pools (true), uncurated ones (false) or both", default="all",
+          choices=("true", "false", "all")),
+    flag("featured", "featured pools (a presentation filter: it never changes the order)"),
+    Param("categories", "string", "Comma-separated pool categories (GET /v1/categories)", pattern=NAMES, max_length=1100),
+    mode("categoryMode", "a pool's categories"),
+    Param("tokenTags", "string", "Comma-separated token tags carried by either pool token", pattern=NAMES, max_length=1100),
+    mode("tokenTagMode", "the union of both tokens' tags"),
+    Param("poolTypes", "string", "Comma-separated pool types: v2-volatile, v2-stable, cl",
+          pattern=f"{POOL_TYPE}(?:,{POOL_TYPE}){{0,2}}"),
+    Param("minTvlUsd", "decimal", "Pools whose TVL is at least this (exact decimal comparison; unknown TVL excluded)"),
+    Param("maxTvlUsd", "decimal", "Pools whose TVL is at most this (exact decimal comparison; unknown TVL excluded)"),
+    Param("minFeeApr", "decimal", "Pools whose fee APR (a fraction: 0.25 = 25 %) is at least this"),
+    Param("minEmissionsApr", "decimal", "Pools whose emissions APR (of the aprProfile) is at least this"),
+    flag("incentivized", "pools whose live gauge receives emissions this epoch"),
+    flag("liveGauge", "pools with a live (not killed) gauge"),
+    flag("dynamicFee", "pools with a dynamic fee"),
+    flag("customFee", "pools with a custom fee"),
+    Param("token", "string", "Pools holding this token: an address, optionally prefixed with a chain ID and a colon "
+          "(56:0x...)", pattern=TOKEN),
+    Param("aprProfile", "enum", "Concentrated-liquidity emissions preset: minimum (one tick-spacing interval), "
+          "five-spacing (five intervals) or standard (the aligned half-spread); V2 pools are unaffected",
+          default="standard", choices=("minimum", "five-spacing", "standard")),
+    Param("sort", "enum", "Order; then TVL descending, then chain ID and address ascending; nulls last in both directions",
+          default="tvl", choices=("tvl", "volume24h", "volume7d", "fees24h", "fees7d", "feeApr", "emissionsApr",
+                                  "displayOrder")),
+    Param("direction", "enum", "Direction of the sort field", default="desc", choices=DIRECTION),
+)
+
+DISCOVERY_TEXT = (
+    " Rows are read at each covered chain's published snapshot; window amounts sum the chain's hourly buckets over "
+    "rolling windows ending at its latest completed hour (`flowWindows`), and a window whose buckets are not all "
+    "indexed is null (suppressed before filtering, sorting and paging). Financial values are decimal strings "
+    "truncated toward zero at 36 places; a missing value is null. Follow `pageInfo.nextCursor` until `hasNextPage` "
+    "is false with the other parameters unchanged: every page reads the snapshots the first one did."
+)
+CURATION_TEXT = " Rests on the reviewed curation publication (`meta.curation`, header X-Curation-Version)."
+
+
+def curation_route(path: str, name: str, handler, summary: str, schema: str, description: str, **kw) -> Route:
+    return Route(path, name, handler, summary, ref(schema), cache_seconds=REFERENCE_SECONDS, snapshot=True,
+                 multichain=True, curation=True, description=description + CURATION_TEXT, tags=("curation",), **kw)
+
+
+def discovery_route(path: str, name: str, summary: str, schema: str, params: tuple, description: str) -> Route:
+    return Route(path, name, discovery.page, summary, ref(schema), params=params, cache_seconds=MARKET_SECONDS,
+                 snapshot=True, multichain=True, feature="pools", curation=True, paginated=True,
+                 description=description + DISCOVERY_TEXT + CURATION_TEXT, tags=("discovery",),
+                 errors=(CHAIN_UNAVAILABLE_DOC, CURSOR_EXPIRED_DOC))
+
+
+ROUTES = (
+    curation_route("/curation", "curation", curation.curation, "The curation publication", "V1Curation",
+                   "The reviewed curation publication: version, digest, review, token tag definitions, statuses, "
+                   "what it covers per chain and the token-list versions.", params=()),
+    curation_route("/categories", "categories", curation.categories, "Pool categories", "V1Categories",
+                   "Every pool category with its canonical rule (pool types; token tags of either token, any or all) and "
+                   "its default scope.", params=()),
+    curation_route("/token-lists", "token_lists", curation.token_lists, "Token list of the selected chains",
+                   "V1TokenList", "A wallet-compatible token list (the token-list schema) of the selected chains' active "
+                   "curated tokens: one chain's own list, or for several chains one list of them all versioned by the "
+                   "publication.", params=(CHAIN_IDS,), errors=(TOKEN_LIST_DOC,)),
+    curation_route("/token-lists/{chainId}", "token_list", curation.chain_token_list, "Wallet token list of one chain",
+                   "V1TokenList", "The chain's wallet-compatible token list as wallets load it: the body is the list, "
+                   "without an envelope.", raw=True, errors=(TOKEN_LIST_DOC,),
+                   params=(Param("chainId", "integer", "Chain ID", location="path", minimum=1, maximum=MAX_CHAIN_ID),)),
+    discovery_route("/tokens", "tokens", "Discover tokens", "V1TokenPage", TOKEN_PARAMS,
+                    "Tokens of the covered chains with price, TVL, their pools' rolling 24-hour volume, pool count, tags "
+                    "and curation status; curated active tokens by display order unless asked otherwise."),
+    discovery_route("/pools", "pools", "Discover pools", "V1PoolPage", POOL_PARAMS,
+                    "Pools of the covered chains with TVL (its own observation time), rolling 24h and 7d volume and "
+                    "fees, separate fee APR and emissions APR (aprProfile), fee pips and flags, gauge, categories, token "
+                    "tags and curation status; curated active pools by TVL unless asked otherwise."),
+)

@@ -1,0 +1,13 @@
+"""What the /v1 route tables share: the chain selection, the cache classes, common errors."""
+from __future__ import annotations
+
+from ..coverage import CHAIN_UNAVAILABLE
+from ..routes import ErrorDoc
+from ..validation import Param
+
+# Cache-Control s-maxage per route class (ADR 0009): reference documents change with the chain
+# book and each publication; market and protocol figures with each publication; health is never cached.
+REFERENCE_SECONDS, MARKET_SECONDS, HEALTH_SECONDS = 300, 60, 0
+
+CHAIN_IDS = Param("chainIds", "chain_ids", "Comma-separated public chain IDs, or all", default="all")
+CHAIN_UNAVAILABLE_DOC = ErrorDoc(503, CHAIN_UNAVAILABLE, "No selected chain has a published snapshot yet.")
