@@ -4,13 +4,24 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install up test bench clean browser
+.PHONY: install up test bench clean browser schemas
 
 install: $(STAMP)
 
 ## headless browser for tests/api/test_docs_browser.py: Debian's chromium, installed only when missing
 browser:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+
+## the token-list JSON schema wallets load (npm @uniswap/token-lists), for tests/orchestration/test_v1_curation.py
+TOKENLIST_VERSION := 1.0.0-beta.35
+TOKENLIST_SCHEMA  := .cache/tokenlist-$(TOKENLIST_VERSION).schema.json
+schemas: $(TOKENLIST_SCHEMA)
+
+$(TOKENLIST_SCHEMA):
+	mkdir -p .cache/npm
+	cd .cache/npm && npm pack --silent @uniswap/token-lists@$(TOKENLIST_VERSION) >/dev/null
+	tar -xzf .cache/npm/uniswap-token-lists-$(TOKENLIST_VERSION).tgz -C .cache/npm package/src/tokenlist.schema.json
+	mv .cache/npm/package/src/tokenlist.schema.json $@
 
 $(STAMP): pyproject.toml devnet/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +35,7 @@ up: install
 	$(PY) -m ve_analytics.cli.main up
 
 ## install and run the whole test suite (servers start on free ports and stop)
-test: install browser
+test: install browser schemas
 	$(PY) -m pytest -q
 
 ## latency ratios and ingestion rates, printed with the dataset size; then the scale bench

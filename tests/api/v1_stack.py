@@ -9,6 +9,7 @@ from pathlib import Path
 import httpx
 
 from api_settings import settings_for
+from curation_seed import seed_curation
 from multichain_seed import seed, write_book
 from support.api_server import ApiServer
 from support.contract_check import CheckedClient
@@ -40,5 +41,6 @@ def start_v1(warehouse_url: str, devnet_url: str, folder: Path, http: httpx.Clie
     # the ages measured are real: the rows are placed relative to the last boundary before now
     latest = int(time.time()) // QUARTER_HOUR * QUARTER_HOUR
     times = seed(settings, latest)
+    seed_curation(settings, latest)
     server = ApiServer(settings, log_path=folder / "api.log", families=("v1",)).start()
     return server, CheckedClient(server.url, http), latest, times

@@ -12,23 +12,11 @@ from pathlib import Path
 import pytest
 
 from orchestration_session import CHAINS, SEED
+from session_curation import REPO_SOURCE, session_source
 from ve_analytics.core.curation import CurationInvalid
 from ve_analytics.core.epochs import DAY
 
-REPO_SOURCE = Path(__file__).resolve().parents[2] / "curation" / "curation.json"
 NOT_INDEXED = "0x" + "ab" * 20
-
-
-def session_source(folder: Path, edit=None) -> Path:
-    """The repository's source for the chains this session's devnet runs (chain 8453 is not one:
-    the publication refuses a chain outside the chain book, so it is left out here)."""
-    raw = json.loads(REPO_SOURCE.read_text())
-    raw["chains"] = {cid: chain for cid, chain in raw["chains"].items() if int(cid) in CHAINS}
-    if edit is not None:
-        edit(raw)
-    path = folder / "curation.json"
-    path.write_text(json.dumps(raw))
-    return path
 
 
 def listed(chain_id: int, kind: str) -> list[dict]:
