@@ -40,6 +40,10 @@ log = logging.getLogger("api")
 # or the upstream read: a full table is rare, and then the least recently used go first.
 MEMO_MAX_ENTRIES = 1024
 
+# a /v1 cursor may be 8,192 characters: the request head must hold it and the rest of its URL
+# (Sanic's default is 8 KB, its most 16 KB; a longer head is a 413 before any route)
+REQUEST_HEAD_LIMIT = 16384
+
 # family name -> "module:attribute" of its Family (route table); imported only when served
 FAMILIES = {"stats": "ve_analytics.api.stats.routes:FAMILY", "vaults": "ve_analytics.api.vaults.routes:FAMILY",
             "v1": "ve_analytics.api.v1.routes:FAMILY"}
@@ -57,8 +61,7 @@ def load_family(name: str) -> Family:
 def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name: str = "analytics_api") -> Sanic:
     app = Sanic(name, dumps=orjson.dumps, configure_logging=False)  # core.logs formats every line
     app.config.MOTD = False
-    # a /v1 cursor may be 8,192 characters: the request head must hold it and the rest of its URL
-    app.config.REQUEST_MAX_HEADER_SIZE = 16384
+    app.config.REQUEST_MAX_HEADER_SIZE = REQUEST_HEAD_LIMIT
     loaded = [dataclasses.replace(family, envelope=family.envelope.for_settings(settings))
               for family in map(load_family, families)]
 
