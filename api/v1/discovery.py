@@ -144,6 +144,8 @@ async def page(ctx: RequestContext) -> dict[str, Any]:
     after = None
     if p["cursor"]:
         payload = codec.decode(p["cursor"], ctx.route.name, filter_digest)
+        if payload.get("v") != CURSOR_FORMAT:  # signed by an earlier release: its fields may differ
+            raise expired("the cursor was issued by an earlier release")
         if payload["cur"] != curation.digest:
             raise expired("the curation publication changed since this traversal started")
         chains = pinned(payload["chains"])
