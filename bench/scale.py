@@ -15,7 +15,9 @@ temporary folder, writes the devnet's chain book, migrates, then:
    900 s between two snapshots (goal <= 0.05), and per chain its own seconds and its assets';
 3. backfill throughput: the --backfill-hours before that boundary on every chain, one run per
    chain, concurrently: snapshots per second;
-4. the dataset: pools and tokens per chain, rows per table and chain, bytes on disk per table.
+4. the dataset: pools and tokens per chain, rows per table and chain, bytes on disk per table;
+5. discovery (bench/discovery.py): the curation published, /v1/pools and /v1/tokens uncached
+   against their SQL, and page 50 of a /v1/pools traversal against page 1.
 
 The newest boundary is taken per chain from its upstream's "now" (the older of the chain head
 and the subgraph's indexed head): chain 5042's subgraph lags 36 hours by design, so its boundary
@@ -196,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", action="store_true", help="cProfile the one-snapshot runs; print the top functions per chain")
     ap.add_argument("--no-solo", action="store_true", help="skip the one-chain-alone comparison run")
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder (warehouse, logs, profiles)")
+    ap.add_argument("--no-discovery", action="store_true", help="skip the /v1/pools and /v1/tokens figures (bench/discovery.py)")
     args = ap.parse_args(argv)
     chain_ids = [int(c) for c in args.chains.split(",") if c]
 
@@ -389,6 +392,10 @@ def main(argv: list[str] | None = None) -> int:
             say(f"the project's functions by cumulative CPU time (top 25):")
             stats.sort_stats("cumulative").print_stats(r"/(assets|readers|core|warehouse|orchestration)/", 25)
             sys.stdout.flush()
+        if not args.no_discovery:  # 5. /v1 discovery pages on this warehouse (bench/discovery.py)
+            from bench.discovery import discovery_figures
+
+            discovery_figures(work, env, settings, chain_ids, args.pools, services)
     finally:
         for svc in reversed(services):
             svc.stop()

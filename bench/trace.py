@@ -6,6 +6,11 @@ records every `(file, bound parameters)` it is asked to run and runs it through 
 clickhouse-connect client (handlers whose later query depends on an earlier result still get
 real rows). The bench compares that record with its hand-written table, so the "raw SQL" figure
 cannot silently drift from what the handler does.
+
+A multichain route's coverage is resolved as the API resolves it (api/coverage.py): the chains of
+its feature and, on a route that rests on the curation, the latest curation publication read as
+the API's CurationFollower reads it; a paginated route gets the API's cursor codec (the secrets of
+Settings.cursor_secrets, so a cursor the API issued verifies here and the reverse).
 """
 from __future__ import annotations
 
@@ -19,6 +24,8 @@ from urllib.parse import urlsplit
 import orjson
 
 from ve_analytics.api.coverage import Coverage, resolve
+from ve_analytics.api.curation import CURATION_DOCUMENT, LATEST_CURATION, Curation, CurationFollower
+from ve_analytics.api.cursors import codec_for
 from ve_analytics.api.routes import Family, RequestContext, Route
 from ve_analytics.api.snapshots import LATEST_SNAPSHOT, LATEST_SNAPSHOTS, Snapshot
 from ve_analytics.api.sql import JSON_FORMAT, JSON_SETTINGS, QueryBook, to_dicts
@@ -57,12 +64,37 @@ def resolve_snapshot(client: Any, book: QueryBook, chain_id: int) -> Snapshot:
     return Snapshot.from_row(*rows[0])
 
 
-def resolve_coverage(client: Any, book: QueryBook, settings: Any, selected: tuple[int, ...]) -> Coverage:
+class _AwaitedClient:
+    """A sync clickhouse-connect client behind the awaited `query` the API's followers call."""
+
+    def __init__(self, client: Any):
+        self.client = client
+
+    async def query(self, text: str, parameters: dict | None = None) -> Any:
+        return self.client.query(text, parameters=parameters)
+
+
+def resolve_curation(client: Any, book: QueryBook) -> Curation | None:
+    """The latest curation publication, read as each API worker's follower reads it
+    (api/curation.py CurationFollower: latest_curation.sql, then curation_document.sql)."""
+    follower = CurationFollower(book[LATEST_CURATION], book[CURATION_DOCUMENT])
+    asyncio.run(follower.refresh(_AwaitedClient(client)))
+    return follower.current
+
+
+def resolve_coverage(client: Any, book: QueryBook, settings: Any, selected: tuple[int, ...],
+                     route: Route | None = None) -> Coverage:
     """The coverage a multichain route's answer rests on (what the API's pointer and api/coverage.py
-    give it), at this moment."""
+    give it), at this moment: with the route's feature (the chains serving it) and, on a route
+    that rests on the curation, the latest curation publication."""
     rows = client.query(book[LATEST_SNAPSHOTS].text).result_rows
     latest = {int(chain_id): Snapshot.from_row(*row) for chain_id, *row in rows}
-    return resolve(selected, tuple(settings.chains), latest, time.time(), settings.stale_after_minutes * 60)
+    feature = route.feature if route is not None else None
+    serving = tuple(c for c in settings.chains if settings.chains[c].supports(feature)) if feature else ()
+    needs_curation = bool(route is not None and route.curation)
+    curation = resolve_curation(client, book) if needs_curation else None
+    return resolve(selected, tuple(settings.chains), latest, time.time(), settings.stale_after_minutes * 60,
+                   feature, serving, curation, needs_curation)
 
 
 def match_route(family: Family, url: str) -> tuple[Route, dict[str, str], str]:
@@ -87,8 +119,10 @@ def trace_route(family: Family, url: str, client: Any, settings: Any) -> tuple[R
     book = RecordingBook(family.name)
     params = ParamParser(route.params).parse(query_string, path_args)
     snapshot = resolve_snapshot(client, book, family.chain_id) if route.snapshot and not route.multichain else None
-    covered = resolve_coverage(client, book, settings, params.get("chainIds") or ()) if route.multichain else None
-    app = SimpleNamespace(ctx=SimpleNamespace(client=client, settings=settings))
+    selected = (params["chainId"],) if "chainId" in params else params.get("chainIds") or ()  # api/pipeline.py _selected
+    covered = resolve_coverage(client, book, settings, selected, route) if route.multichain else None
+    cursors = codec_for(settings.cursor_secrets) if route.paginated else None  # the API's own secrets (VEA_DATA_DIR)
+    app = SimpleNamespace(ctx=SimpleNamespace(client=client, settings=settings, cursors=cursors))
     ctx = RequestContext(app, route, params, snapshot, family.chain_id, book, coverage=covered)  # type: ignore[arg-type]
     asyncio.run(route.handler(ctx))
     return route, snapshot, book.calls
