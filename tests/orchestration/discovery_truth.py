@@ -22,8 +22,7 @@ def expected_order(rows: list[dict], field: str, descending: bool) -> list[dict]
     then chain ID and address ascending."""
     def key(row: dict):
         value, tvl = _number(row[field]), _number(row["tvlUsd"])
-        text = value if field != "symbol" else None
-        return (value is None, 0 if value is None else (-text if descending else text),
+        return (value is None, 0 if value is None else (-value if descending else value),
                 tvl is None, 0 if tvl is None else -tvl, row["chainId"], row["address"])
 
     if field == "symbol":  # a text key: compare the lower-case symbol, reversed when descending
@@ -42,7 +41,7 @@ class Curated:
     def token(self, chain_id: int, address: str) -> dict:
         for t in self.chains.get(chain_id, {}).get("tokens", ()):
             if t["address"].lower() == address:
-                return {"tags": sorted(t.get("tags", [])), **t}
+                return {**t, "tags": sorted(t.get("tags", []))}
         return {"tags": [], "status": "active"}
 
     def blocked_token(self, chain_id: int, address: str) -> bool:
@@ -67,11 +66,11 @@ class Curated:
                 out.add((cid, address))
         return out
 
-    def tokens(self, status: str, indexed) -> set[tuple[int, str]]:
+    def tokens(self, status: str) -> set[tuple[int, str]]:
         return {(cid, t["address"].lower()) for cid, entry in self.chains.items() for t in entry.get("tokens", ())
                 if t.get("status", "active") == status}
 
-    def categories_of(self, stack, row: dict) -> list[str]:
+    def categories_of(self, row: dict) -> list[str]:
         """The categories the source's rules and explicit entries give a pool row."""
         tags = set(row["token0"]["tags"]) | set(row["token1"]["tags"])
         found = set()
