@@ -4,8 +4,6 @@ curation and discovery routes answer (their figures are tested on the devnet in
 tests/orchestration/test_v1_discovery.py and test_v1_curation.py)."""
 from __future__ import annotations
 
-import time
-
 from ve_analytics.assets.curation import write_publication
 from ve_analytics.core.curation_publication import publication
 from ve_analytics.core.curation_source import parse_source
@@ -38,5 +36,5 @@ def seed_curation(settings, snapshot_at: int) -> str:
                     "pools": {POOL: {"pool_type": "v2-stable", "token0": USDC, "token1": USDT}}}}
     pub = publication(parse_source(SOURCE), indexed)
     with get_client(settings) as client:
-        write_publication(client, pub, time.time())
+        write_publication(client, pub, snapshot_at)  # published at the crafted boundary: no wall clock
     return pub.digest
