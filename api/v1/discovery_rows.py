@@ -44,6 +44,12 @@ def _token(row: dict[str, Any], side: str) -> dict[str, Any]:
     }
 
 
+def _curation(row: dict[str, Any]) -> dict[str, Any]:
+    """A row's curation fields, pools' and tokens' alike."""
+    return {"curated": row["curated"], "status": row["status"], "featured": row["featured"],
+            "displayOrder": row["display_order"]}
+
+
 def pool(row: dict[str, Any], chain: dict[str, Any]) -> dict[str, Any]:
     gauge = row["gauge_address"]
     lower, upper = row["range_tick_lower"], row["range_tick_upper"]
@@ -72,10 +78,7 @@ def pool(row: dict[str, Any], chain: dict[str, Any]) -> dict[str, Any]:
         "liveGauge": row["live_gauge"],
         "categories": row["categories"],
         "tokenTags": row["token_tags"],
-        "curated": row["curated"],
-        "status": row["status"],
-        "featured": row["featured"],
-        "displayOrder": row["display_order"],
+        **_curation(row),
     }
 
 
@@ -93,10 +96,7 @@ def token(row: dict[str, Any], chain: dict[str, Any]) -> dict[str, Any]:
         "flowWindows": chain["flowWindows"][:1],
         "poolCount": row["pool_count"],
         "tags": row["tags"],
-        "curated": row["curated"],
-        "status": row["status"],
-        "featured": row["featured"],
-        "displayOrder": row["display_order"],
+        **_curation(row),
     }
 
 
