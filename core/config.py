@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .chains import STATS_CHAIN_ID, ChainConfig, load_book
 from .cursor_secrets import load_cursor_secrets
+from .prices import DEFAULT_MAX_AGE_SECONDS
 from .vaults import VaultConfig
 
 
@@ -89,6 +90,8 @@ class Settings:
     cursor_secrets: tuple[str, ...] = field(default=(), repr=False)
     # the reviewed curation source the curation publication reads (CURATION_SOURCE)
     curation_source: Path = Path("curation/curation.json")
+    # the oldest a price may be at its boundary to be current or a reference (ADR 0011)
+    price_max_age_seconds: int = DEFAULT_MAX_AGE_SECONDS
 
     @property
     def dagster_url(self) -> str:
@@ -165,6 +168,7 @@ class Settings:
             analyst_os_thread_priority=_number("ANALYST_OS_THREAD_PRIORITY", "19", int, 0, 19),
             cursor_secrets=load_cursor_secrets(os.environ, data_dir),
             curation_source=Path(_env("CURATION_SOURCE", "curation/curation.json")).resolve(),
+            price_max_age_seconds=_number("PRICE_MAX_AGE_SECONDS", str(DEFAULT_MAX_AGE_SECONDS), int, 1, 366 * 86400),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -209,6 +213,7 @@ class Settings:
             "VAULT_API_RATE_PER_SECOND": repr(self.vault_api_rate_per_second),
             "VAULT_API_RATE_BURST": str(self.vault_api_rate_burst),
             "CURATION_SOURCE": str(self.curation_source),
+            "PRICE_MAX_AGE_SECONDS": str(self.price_max_age_seconds),
         }
         for cid, chain in self.chains.items():
             env[f"SUBGRAPH_URL_{cid}"] = chain.subgraph_url
