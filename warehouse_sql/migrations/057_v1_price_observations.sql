@@ -67,6 +67,8 @@ FROM
            argMax(read_block, ingested_at)                    AS read_block
     FROM token_hourly
     WHERE chain_id IN {chain_ids:Array(UInt32)}
+      -- the addresses alone first: they are in the sorting key, the pairs are not
+      AND token_address IN (SELECT arrayJoin(arrayMap(k -> splitByChar(':', k)[2], {tokens:Array(String)})))
       AND concat(toString(chain_id), ':', token_address) IN {tokens:Array(String)}
       AND hour_start >= fromUnixTimestamp64Milli(({from_ts:Int64} - 3600) * 1000)
       AND hour_start <= fromUnixTimestamp64Milli(({to_ts:Int64} - 3600) * 1000)
