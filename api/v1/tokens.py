@@ -75,7 +75,7 @@ async def batch(ctx: RequestContext) -> dict[str, Any]:
     wanted = named(ctx.params["tokens"])
     if not wanted:
         return {"maxAgeSeconds": max_age, "items": []}
-    usable = {c.chain_id: c for c in ctx.coverage.require_usable()}
+    usable = {c.chain_id: c for c in ctx.coverage.usable()}  # a token of another chain: chain_unavailable
     priced = [(cid, address) for cid, address in wanted if cid in usable]
     chains = sorted({usable[cid] for cid, _ in priced}, key=lambda c: c.chain_id)
     found = dict(zip(priced, await prices_at(ctx, chains, [Boundary(cid, a, usable[cid].snapshot.unix)

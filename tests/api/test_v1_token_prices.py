@@ -327,6 +327,8 @@ def test_a_batch_answers_each_token_once_in_order_as_its_own_prices_route_does(a
     for token in (X, N):  # blocked by the curation; not in the published snapshot
         assert items[(56, token)] == {"chainId": 56, "address": token, "current": None, "reason": "token_not_found"}
     assert items[(1, one)] == {"chainId": 1, "address": one, "current": None, "reason": "chain_unavailable"}
+    data, meta = api.data(f"/v1/prices?tokens=1:{one}")  # only a chain without a snapshot: still an answer
+    assert data["items"] == [items[(1, one)]] and meta["chains"][0]["state"] == "unavailable"
 
 
 def test_a_batch_without_tokens_has_no_items(api):
