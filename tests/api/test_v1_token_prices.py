@@ -257,6 +257,13 @@ def test_a_null_price_newer_than_a_price_does_not_hide_it(api):
     assert data["current"]["priceUsd"] == "2" and data["current"]["ageSeconds"] == 900
 
 
+def test_only_published_snapshots_and_valued_hours_are_observations(api):
+    data = changes(api, A, LATEST - 1800, "1h")  # the snapshot at that time failed: the valuation before it answers
+    assert data["current"]["source"] == HISTORICAL and data["current"]["priceUsd"] == "9"
+    data = changes(api, B, LATEST + HOUR, "1h")  # B's valuation at LATEST + 1h is of an hour not valued yet
+    assert data["current"]["source"] == CANONICAL and data["current"]["ageSeconds"] == MAX_AGE
+
+
 def test_the_default_to_is_the_server_time(api):
     before = int(time.time())
     data, _ = api.data(f"/v1/tokens/56/{A}/price-changes")
