@@ -55,8 +55,13 @@ def log_failure(request: Request, status: int, code: str, detail: str) -> None:
 
 
 def _selected(params: dict[str, Any]) -> tuple[int, ...]:
-    """The chains a multichain route selects: its path's `chainId`, else its `chainIds` (empty: all)."""
-    return (params["chainId"],) if "chainId" in params else params.get("chainIds") or ()
+    """The chains a multichain route selects: its path's `chainId`, else its `chainIds` (empty: all),
+    else those its `tokens` name (`<chainId>:<address>,...`, as validated)."""
+    if "chainId" in params:
+        return (params["chainId"],)
+    if params.get("tokens"):
+        return tuple(sorted({int(item.split(":", 1)[0]) for item in params["tokens"].split(",")}))
+    return params.get("chainIds") or ()
 
 
 def _curation(pointer: SnapshotPointer) -> Any:

@@ -13,6 +13,7 @@ from .envelope import V1_ENVELOPE
 from .protocol_schemas import SCHEMAS as PROTOCOL_SCHEMAS
 from .route_parts import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, HEALTH_SECONDS, MARKET_SECONDS, REFERENCE_SECONDS
 from .schemas import SCHEMAS
+from .token_routes import ROUTES as TOKEN_ROUTES, SCHEMAS as TOKEN_SCHEMAS
 
 CONTRACT_VERSION = "0.1.0"
 ALIGNMENT = Param("alignment", "enum", "rolling: periods end at each chain's latest completed hourly bucket; utc: "
@@ -91,6 +92,7 @@ ROUTES: tuple[Route, ...] = (
         "Every public chain's cumulative volume and fees, from its first market activity to its anchor, and their "
         "totals.", params=()),
     *DISCOVERY_ROUTES,
+    *TOKEN_ROUTES,
 )
 
 V1_GUIDE = Guide(
@@ -144,7 +146,7 @@ FAMILY = Family(
     ),
     chain_id=0,  # multichain: every route's coverage names its chains
     routes=ROUTES,
-    schemas={**SCHEMAS, **PROTOCOL_SCHEMAS, **DISCOVERY_SCHEMAS},
+    schemas={**SCHEMAS, **PROTOCOL_SCHEMAS, **DISCOVERY_SCHEMAS, **TOKEN_SCHEMAS},
     envelope=V1_ENVELOPE,
     guide=V1_GUIDE,
     contract_path="/openapi.json",

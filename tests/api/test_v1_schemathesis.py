@@ -7,6 +7,8 @@ accepted (or 404 for a chain that is not public). The fuzzed document is built b
 the server serves /openapi.json with; `served_contract` checks that both are the same."""
 from __future__ import annotations
 
+import re
+import time
 from urllib.parse import urlencode
 
 import pytest
@@ -17,10 +19,14 @@ from test_schemathesis import CHECKS, MAX_EXAMPLES, PRODUCTION_HOST
 from ve_analytics.api.app import REQUEST_HEAD_LIMIT as HEAD_LIMIT
 from ve_analytics.api.cursors import MAX_CURSOR_CHARS
 from ve_analytics.api.openapi import build_openapi
+from ve_analytics.api.param_kinds import TIMESTAMP_PATTERN, parse_timestamp
 from ve_analytics.api.v1.routes import FAMILY
 
 CONTRACT = build_openapi(FAMILY, PRODUCTION_HOST)
 schema = schemathesis.openapi.from_dict(CONTRACT)
+# a chain without a published snapshot (the stack's chain 1) is the documented 503 chain_unavailable on a
+# route that needs its data: an answer of the contract (status and body checked), not a server error
+schema.config.checks.not_a_server_error.expected_statuses = ["2xx", "3xx", "4xx", "503"]
 
 
 def test_the_fuzzed_contract_is_the_whole_v1_surface():
@@ -44,6 +50,16 @@ def test_v1_contract_holds_for_generated_requests(case, served_contract):
     cursor = (case.query or {}).get("cursor")
     if isinstance(cursor, str) and len(cursor) <= MAX_CURSOR_CHARS:
         del case.query["cursor"]
+    # price-changes refuses a `to` later than the server time, before 1970 or off the calendar (a schema-valid
+    # 30 February): 400 invalid_to, which no schema can say (tested in test_v1_token_prices)
+    to = (case.query or {}).get("to")
+    if case.path.endswith("/price-changes") and isinstance(to, str) and re.fullmatch(TIMESTAMP_PATTERN, to):
+        try:
+            refused = not 0 <= parse_timestamp(to) <= time.time()
+        except ValueError:
+            refused = True
+        if refused:
+            del case.query["to"]
     if len(urlencode(case.query or {})) > HEAD_LIMIT - 1024:
         # an oversized negative case (an 8,193-character cursor of multibyte characters, percent-encoded):
         # the HTTP server refuses a request head over its limit with 413 before any route runs
