@@ -118,3 +118,11 @@ def test_an_unchanged_rerun_revises_nothing():
     assert again == first
     (day,) = runs_of(valuation_run_columns(56, T0, T0 + D, 5, T0 + D, again, stored))
     assert (day["revision"], day["revised_rows"], day["rows_written"]) == (1, 0, 24)
+
+
+def test_snapshot_token_rows_carry_the_price_generation(monkeypatch):
+    from ve_analytics.assets.rows import market
+
+    monkeypatch.setattr(market, "PRICE_GENERATION", 7)  # whatever the constant is when a row is built
+    (got,) = market.token_rows(56, T0, [{"id": "0xa", "symbol": "A", "decimals": "18", "priceUSD": "2"}])
+    assert "price_generation" in market.TOKEN_COLUMNS and got["price_generation"] == 7 and got["price_usd"] == 2.0
