@@ -44,7 +44,8 @@ def read_hours(subgraph: SubgraphClient, chain: ChainReader, start: int, end: in
 
 def stored_valuations(client, chain_id: int, start: int, end: int) -> Stored:
     """The chain's token_hourly rows of [start, end) as stored: what a rewrite is revised against."""
-    cols = query_columns(client, "history/token_hourly_stored.sql", {"chain_id": chain_id, "from_ts": start, "to_ts": end})
+    cols = query_columns(client, "history/token_hourly_stored.sql",
+                         {"chain_id": chain_id, "from_ts": start, "to_ts": end})
     return {(token, int(hour)): (price, int(generation), int(revision)) for token, hour, price, generation, revision
             in zip(cols["token_address"], cols["hour_ts"], cols["price"], cols["generation"], cols["revision"])}
 
@@ -100,9 +101,10 @@ def build_hourly_assets(scope: ChainScope) -> list[AssetsDefinition]:
     @asset(
         name="token_hourly",
         **groups.history_asset(scope),
-        metadata={"table": "token_hourly", "chain": cid},
+        metadata={"tables": "token_hourly, price_valuation_runs", "chain": cid},
         description=f"Chain {cid}: every token's USD valuation at the close of each ended hour of the days, with the "
-                    "hour's volume (token_hourly): the historical input of price history.",
+                    "hour's volume and the valuation's revision (token_hourly): the historical input of price "
+                    "history; then, per day valued, its success row (price_valuation_runs).",
     )
     def token_hourly(context: AssetExecutionContext, warehouse: WarehouseResource,
                      chains: ChainsResource) -> MaterializeResult:
