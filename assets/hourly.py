@@ -3,7 +3,8 @@ protocol_hourly) and `token_hourly` (each token's valuation at the close of ever
 
 For a range of UTC days [start, end) each reads the subgraph's hour data (PoolHourData,
 TokenHourData) at one block (assets.upstream.history_block) and writes every hour that had fully
-ended by then (assets.rows.hourly, assets.rows.token_hourly).
+ended by then (assets.rows.hourly, assets.rows.token_hourly). `token_hourly` then writes one
+price_valuation_runs row per day it valued: the day's success row, so only after its rows.
 """
 
 from dagster import AssetExecutionContext, AssetsDefinition, MaterializeResult, ResourceParam, asset
@@ -13,11 +14,11 @@ from .chain_scope import ChainScope
 from .coverage import record_coverage
 from .resources import ChainsResource, Progress, WarehouseResource
 from .rows.hourly import HourlyRead, hourly_columns
-from .rows.token_hourly import token_hourly_columns
+from .rows.token_hourly import Stored, token_hourly_columns, valuation_run_columns
 from .rows.values import req_int, ref_id
 from .runs import partition_range
 from .upstream import POOL_HOUR_FIELDS, TOKEN_HOUR_FIELDS, history_block, protocol_start
-from .writers import insert_columns
+from .writers import insert_columns, query_columns
 from ..core.epochs import HOUR, to_datetime
 from ..readers.chain import ChainReader
 from ..readers.graphql import SubgraphClient
@@ -39,6 +40,14 @@ def read_hours(subgraph: SubgraphClient, chain: ChainReader, start: int, end: in
             block=block.number,
         )
     return HourlyRead(block=block.number, cutoff=ended_before, pools=pools, data=data)
+
+
+def stored_valuations(client, chain_id: int, start: int, end: int) -> Stored:
+    """The chain's token_hourly rows of [start, end) as stored: what a rewrite is revised against."""
+    cols = query_columns(client, "history/token_hourly_stored.sql",
+                         {"chain_id": chain_id, "from_ts": start, "to_ts": end})
+    return {(token, int(hour)): (price, int(generation), int(revision)) for token, hour, price, generation, revision
+            in zip(cols["token_address"], cols["hour_ts"], cols["price"], cols["generation"], cols["revision"])}
 
 
 def coverage_of(read: HourlyRead, protocol_cols: dict[str, list]) -> dict:
@@ -92,9 +101,10 @@ def build_hourly_assets(scope: ChainScope) -> list[AssetsDefinition]:
     @asset(
         name="token_hourly",
         **groups.history_asset(scope),
-        metadata={"table": "token_hourly", "chain": cid},
+        metadata={"tables": "token_hourly, price_valuation_runs", "chain": cid},
         description=f"Chain {cid}: every token's USD valuation at the close of each ended hour of the days, with the "
-                    "hour's volume (token_hourly): the historical input of price history.",
+                    "hour's volume and the valuation's revision (token_hourly): the historical input of price "
+                    "history; then, per day valued, its success row (price_valuation_runs).",
     )
     def token_hourly(context: AssetExecutionContext, warehouse: WarehouseResource,
                      chains: ChainsResource) -> MaterializeResult:
@@ -105,10 +115,16 @@ def build_hourly_assets(scope: ChainScope) -> list[AssetsDefinition]:
         data = chain.subgraph.paginate("tokenHourDatas", TOKEN_HOUR_FIELDS, block=block.number,
                                        where={"periodStartUnix_gte": start, "periodStartUnix_lt": cutoff}) \
             if cutoff > start else []
-        columns = token_hourly_columns(cid, block.number, cutoff, data, protocol_start(chain.subgraph))
+        first_activity = protocol_start(chain.subgraph)
         with warehouse.client() as client:
+            stored = stored_valuations(client, cid, start, end)
+            columns = token_hourly_columns(cid, block.number, cutoff, data, first_activity, stored)
+            runs = valuation_run_columns(cid, start, end, block.number, cutoff, columns, stored)
             rows = insert_columns(client, "token_hourly", columns, asset="token_hourly", partition_range=label)
-        return MaterializeResult(metadata={"token_hourly_rows": rows, "block": block.number,
-                                           "ended_before": to_datetime(cutoff).isoformat() if cutoff > start else ""})
+            days = insert_columns(client, "price_valuation_runs", runs, asset="token_hourly", partition_range=label)
+        return MaterializeResult(metadata={
+            "token_hourly_rows": rows, "price_valuation_runs": days, "revised_rows": sum(runs["revised_rows"]),
+            "highest_revision": max(runs["revision"], default=0), "block": block.number,
+            "ended_before": to_datetime(cutoff).isoformat() if cutoff > start else ""})
 
     return [pool_hourly, token_hourly]

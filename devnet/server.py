@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import os
 import socket
 import threading
@@ -35,10 +36,18 @@ from devnet.subgraph.service import SubgraphService
 log = logging.getLogger("devnet")
 
 TARGETS = ("subgraph", "rpc")
-MODES = ("ok", "error", "slow", "lag")
+MODES = ("ok", "error", "slow", "lag", "revise_prices")
+# "revise_prices" (subgraph only): every TokenHourData priceUSD served is multiplied by `factor`,
+# an upstream that rewrites its price history; the truth routes keep the true prices
+SUBGRAPH_ONLY_MODES = ("revise_prices",)
 # "vaults": calls to one vault (and its strategy), or every vault, revert ("error") or the RPC
 # requests touching them are delayed ("slow"); not part of target "all"
 VAULT_TARGET = "vaults"
+
+
+def _positive_number(value: Any) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value) and value > 0)
 
 
 def _json(body: Any, status: int = 200) -> HTTPResponse:
@@ -220,7 +229,7 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
         if rt is None:
             return unknown(chain_id)
         fault = state.fault(chain_id, "subgraph")
-        lag = 0
+        lag, price_factor = 0, 1.0
         if fault:
             if fault.get("delayMs"):
                 await asyncio.sleep(fault["delayMs"] / 1000)
@@ -229,6 +238,8 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
                 return _json({"errors": [{"message": "devnet fault injection: subgraph error"}]}, status)
             if fault["mode"] == "lag":
                 lag = int(fault.get("lagBlocks") or 0)
+            if fault["mode"] == "revise_prices":
+                price_factor = fault["factor"]
         body = body_json(request)
         if body is ValueError or not isinstance(body, dict):
             return _json({"errors": [{"message": "invalid JSON body: expected {\"query\": ..., \"variables\": ...}"}]}, 400)
@@ -236,7 +247,8 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
         if variables is not None and not isinstance(variables, dict):
             return _json({"errors": [{"message": "variables must be an object"}]}, 400)
         try:
-            answer = rt.subgraph.execute_json(body.get("query"), variables, body.get("operationName"), lag_blocks=lag)
+            answer = rt.subgraph.execute_json(body.get("query"), variables, body.get("operationName"), lag_blocks=lag,
+                                              price_factor=price_factor)
         except Exception as exc:  # noqa: BLE001 - answer like an indexer would, and log it
             log.exception("subgraph query failed")
             return _json({"errors": [{"message": f"internal error: {exc!r}"}]})
@@ -395,6 +407,11 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
             return _json({"error": f"target must be one of {TARGETS}"}, 400)
         if mode not in MODES:
             return _json({"error": f"mode must be one of {MODES}"}, 400)
+        if mode in SUBGRAPH_ONLY_MODES and target != "subgraph":
+            return _json({"error": f"mode {mode} applies to target subgraph only"}, 400)
+        factor = body.get("factor")
+        if mode == "revise_prices" and not _positive_number(factor):
+            return _json({"error": "revise_prices needs a factor: a finite number above 0"}, 400)
         chain_ids = [body["chainId"]] if body.get("chainId") is not None else list(state.chains)
         targets = TARGETS if target in (None, "all") else (target,)
         for cid in chain_ids:
@@ -413,6 +430,8 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
                     fault["lagBlocks"] = int(body.get("lagBlocks") or 100)
                 if mode == "error":
                     fault["status"] = int(body.get("status") or 500)
+                if mode == "revise_prices":
+                    fault["factor"] = float(factor)
                 state.faults[(cid, t)] = fault
         return await get_faults(request)
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from .values import fsum_or_none, opt_float, opt_int, ref_id, req_float, req_int
 from ...core.epochs import DAY, epoch_start, to_datetime
 from ...core.flows import HourlySeries, flow_end, protocol_flows
+from ...core.prices import PRICE_GENERATION
 
 if TYPE_CHECKING:
     from ..upstream import SnapshotPoint
@@ -19,7 +20,7 @@ V2_TYPES = ("v2-volatile", "v2-stable")
 CL_TYPES = ("cl",)
 
 TOKEN_COLUMNS = ("chain_id", "snapshot_at", "token_address", "symbol", "name", "decimals",
-                 "price_usd", "derived_eth", "tvl_usd")
+                 "price_usd", "derived_eth", "tvl_usd", "price_generation")
 POOL_COLUMNS = ("chain_id", "snapshot_at", "pool_address", "pool_type", "token0_address",
                 "token1_address", "token0_symbol", "token1_symbol", "fee_pips", "is_dynamic_fee",
                 "reserve0", "reserve1", "tvl_usd", "volume_24h_usd", "fees_24h_usd", "hours_24h",
@@ -46,6 +47,7 @@ def token_rows(chain_id: int, snapshot_at: int, tokens: list[dict]) -> list[dict
             "price_usd": opt_float(t.get("priceUSD")),
             "derived_eth": opt_float(t.get("derivedETH")),
             "tvl_usd": opt_float(t.get("totalValueLockedUSD")),
+            "price_generation": PRICE_GENERATION,  # how price_usd was derived (ADR 0011)
         }
         for t in tokens
     ]

@@ -356,18 +356,21 @@ class SubgraphService:
             self.stores[name].warm()
 
     def execute(self, query: str, variables: dict | None = None, operation_name: str | None = None,
-                lag_blocks: int = 0) -> dict:
-        return self._execute(query, variables, operation_name, self.indexed_head(lag_blocks))
+                lag_blocks: int = 0, price_factor: float = 1.0) -> dict:
+        """The answer at the indexed head; `price_factor` (a `revise_prices` fault) multiplies every
+        TokenHourData priceUSD served (filters and ordering still see the true prices)."""
+        return self._execute(query, variables, operation_name, self.indexed_head(lag_blocks),
+                             price_factor=price_factor)
 
     def execute_json(self, query: str, variables: dict | None = None, operation_name: str | None = None,
-                     lag_blocks: int = 0) -> bytes:
+                     lag_blocks: int = 0, price_factor: float = 1.0) -> bytes:
         """`execute`'s answer as JSON bytes, from the answer cache when it is final."""
         head = self.indexed_head(lag_blocks)
         key = None
         if isinstance(query, str) and (operation_name is None or isinstance(operation_name, str)):
             try:
                 key = (query, orjson.dumps(variables, option=orjson.OPT_SORT_KEYS) if variables else None,
-                       operation_name, head)
+                       operation_name, head, price_factor)
             except TypeError:
                 key = None
         if key is not None:
@@ -375,7 +378,7 @@ class SubgraphService:
             if body is not None:
                 return body
         blocks: list[int] = []
-        result = self._execute(query, variables, operation_name, head, blocks)
+        result = self._execute(query, variables, operation_name, head, blocks, price_factor)
         body = orjson.dumps(result)
         if key is not None and "errors" not in result and blocks:
             final = hour_start(self.sim.now())
@@ -384,7 +387,7 @@ class SubgraphService:
         return body
 
     def _execute(self, query: str, variables: dict | None, operation_name: str | None, head: int,
-                 blocks: list[int] | None = None) -> dict:
+                 blocks: list[int] | None = None, price_factor: float = 1.0) -> dict:
         """Answer at the indexed `head`; `blocks` (when given) collects the blocks read, and is
         left empty when what was read cannot be told (introspection)."""
         if not isinstance(query, str) or not query.strip():
@@ -397,10 +400,10 @@ class SubgraphService:
             if assign:
                 for node, value in assign:
                     node.value = value
-            return self._execute_doc(query, doc, variables, operation_name, head, blocks)
+            return self._execute_doc(query, doc, variables, operation_name, head, blocks, price_factor)
 
     def _execute_doc(self, query: str, doc, variables: dict | None, operation_name: str | None, head: int,
-                     blocks: list[int] | None) -> dict:
+                     blocks: list[int] | None, price_factor: float = 1.0) -> dict:
         ops = [d for d in doc.definitions if isinstance(d, OperationDefinitionNode)]
         if operation_name:
             ops = [o for o in ops if o.name and o.name.value == operation_name]
@@ -412,12 +415,12 @@ class SubgraphService:
         if op.operation != OperationType.QUERY:
             return {"errors": [_err("Only queries are supported.")]}
         if "__schema" in query or "__type" in query:
-            return self._execute_slow(doc, op, variables, head)
+            return self._execute_slow(doc, op, variables, head, price_factor)
         fragments = {d.name.value: d for d in doc.definitions if isinstance(d, FragmentDefinitionNode)}
         coerced = get_variable_values(SCHEMA, op.variable_definitions or [], variables or {})
         if isinstance(coerced, list):
             return {"errors": [e.formatted for e in coerced]}
-        runner = _Runner(self, fragments, coerced, head, blocks)
+        runner = _Runner(self, fragments, coerced, head, blocks, price_factor)
         try:
             data = runner.run(op)
         except QueryError as exc:
@@ -473,7 +476,8 @@ class SubgraphService:
             raise QueryError(f"Failed to decode `block.number` value: `{n}` is not a valid block number")
         return n
 
-    def root(self, name: str, args: dict, head: int, blocks: list[int] | None = None) -> tuple[Any, Context | None]:
+    def root(self, name: str, args: dict, head: int, blocks: list[int] | None = None,
+             price_factor: float = 1.0) -> tuple[Any, Context | None]:
         block = self.resolve_block(args.get("block"), head)
         if blocks is not None:
             blocks.append(block)
@@ -482,7 +486,10 @@ class SubgraphService:
         ctx = Context(self, block)
         entity = _SINGULAR.get(name)
         if entity is not None:
-            return ctx.entity(entity, str(args["id"]).lower()), ctx
+            row = ctx.entity(entity, str(args["id"]).lower())
+            if entity == "TokenHourData" and row is not None and price_factor != 1.0:
+                row = _revised(row, price_factor)
+            return row, ctx
         entity = _PLURAL[name]
         first = args.get("first", 100)
         skip = args.get("skip", 0)
@@ -505,11 +512,13 @@ class SubgraphService:
             rows = page_rows(entity, candidates, pred, order_by, desc, first, skip)
         else:
             rows = self.stores[entity].query(ctx, pred, order_by, desc, first, skip)
+            if entity == "TokenHourData" and price_factor != 1.0:
+                rows = [_revised(r, price_factor) for r in rows]
         return rows, ctx
 
     # -- introspection (graphql-core's executor) -------------------------------------------------
-    def _execute_slow(self, doc, op, variables, head) -> dict:
-        holder = _SlowContext(self, head)
+    def _execute_slow(self, doc, op, variables, head, price_factor: float = 1.0) -> dict:
+        holder = _SlowContext(self, head, price_factor)
         result = gql_execute(SCHEMA, doc, root_value=None, context_value=holder,
                              variable_values=variables, operation_name=op.name.value if op.name else None,
                              field_resolver=_slow_resolver)
@@ -520,10 +529,16 @@ class SubgraphService:
         return out
 
 
+def _revised(row: dict, factor: float) -> dict:
+    """A TokenHourData row as a `revise_prices` fault serves it: its priceUSD times `factor`."""
+    return {**row, "priceUSD": float(row["priceUSD"]) * factor}
+
+
 class _SlowContext:
-    def __init__(self, svc: SubgraphService, head: int):
+    def __init__(self, svc: SubgraphService, head: int, price_factor: float = 1.0):
         self.svc = svc
         self.head = head
+        self.price_factor = price_factor
         self.ctx: Context | None = None
 
 
@@ -532,7 +547,7 @@ def _slow_resolver(source, info, **args):
     name = info.field_name
     if info.parent_type.name == "Query":
         try:
-            value, ctx = holder.svc.root(name, args, holder.head)
+            value, ctx = holder.svc.root(name, args, holder.head, price_factor=holder.price_factor)
         except QueryError as exc:
             raise GraphQLError(str(exc)) from None
         holder.ctx = ctx
@@ -549,8 +564,10 @@ _SCALAR, _BIGINT, _BIGDEC, _OBJECT, _TYPENAME = range(5)
 
 
 class _Runner:
-    def __init__(self, svc: SubgraphService, fragments, variables, head: int, blocks: list[int] | None = None):
+    def __init__(self, svc: SubgraphService, fragments, variables, head: int, blocks: list[int] | None = None,
+                 price_factor: float = 1.0):
         self.svc = svc
+        self.price_factor = price_factor
         self.fragments = fragments
         self.variables = variables
         self.head = head
@@ -570,7 +587,7 @@ class _Runner:
                 continue
             fdef = qtype.fields[name]
             args = get_argument_values(fdef, node, self.variables)
-            value, ctx = self.svc.root(name, args, self.head, self.blocks)
+            value, ctx = self.svc.root(name, args, self.head, self.blocks, self.price_factor)
             data[key] = self.complete(fdef.type, value, nodes, ctx)
         return data
 

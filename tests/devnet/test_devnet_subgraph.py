@@ -274,3 +274,68 @@ def test_introspection_and_http(devnet_server, sim):
         assert r.status_code == 200 and len(r.json()["data"]["poolHourDatas"]) == 1000
         r = client.post(devnet_server.url + "/chains/1/subgraph", json={"query": "{ pools { id } }"})
         assert r.status_code == 404
+
+
+def test_revise_prices_fault_rewrites_token_hour_prices_until_cleared(devnet_server, sim):
+    """A `revise_prices` fault is an upstream revising its price history: every TokenHourData
+    priceUSD served is multiplied by the factor (also from a warm answer cache), nothing else
+    changes, the truth keeps the true prices, and clearing it serves them again."""
+    url, control = devnet_server.subgraph_url(56), devnet_server.url + "/control/faults"
+    hour = sim.genesis_ts + 2 * DAY + 5 * HOUR  # long ended: its answers are final (cached)
+    block = sim.block_at(hour + HOUR - 1)
+    query = {"query": """query($h: Int!, $b: Int!) {
+        rows: tokenHourDatas(first: 1000, where: {periodStartUnix: $h}, orderBy: id, block: {number: $b}) {
+            id priceUSD volumeUSD token { id priceUSD } } }""", "variables": {"h": hour, "b": block}}
+
+    def served(client) -> dict[str, dict]:
+        r = client.post(url, json=query)
+        assert r.status_code == 200 and "errors" not in r.json(), r.text
+        return {row["token"]["id"]: row for row in r.json()["data"]["rows"]}
+
+    def one(client, rid: str) -> str:
+        r = client.post(url, json={"query": "query($i: ID!) { tokenHourData(id: $i) { priceUSD } }",
+                                   "variables": {"i": rid}})
+        return r.json()["data"]["tokenHourData"]["priceUSD"]
+
+    with httpx.Client(timeout=30) as client:
+        try:
+            truth = client.get(f"{devnet_server.url}/chains/56/truth/state", params={"block": block}).json()["tokens"]
+            true = served(client)
+            assert set(true) == set(truth) and len(true) >= 6
+            assert all(float(true[t]["priceUSD"]) == pytest.approx(truth[t]["priceUsd"], rel=1e-9) for t in truth)
+            r = client.post(control, json={"chainId": 56, "target": "subgraph", "mode": "revise_prices", "factor": 1.01})
+            assert r.status_code == 200
+            assert r.json()["faults"] == [{"chainId": 56, "target": "subgraph", "mode": "revise_prices", "factor": 1.01}]
+            revised = served(client)
+            assert set(revised) == set(true)
+            for t, row in revised.items():
+                assert float(row["priceUSD"]) == float(true[t]["priceUSD"]) * 1.01  # bit for bit
+                assert row["volumeUSD"] == true[t]["volumeUSD"] and row["token"] == true[t]["token"]  # only the price
+            some = next(iter(true.values()))
+            assert float(one(client, some["id"])) == float(some["priceUSD"]) * 1.01
+            again = client.get(f"{devnet_server.url}/chains/56/truth/state", params={"block": block}).json()["tokens"]
+            assert again == truth  # the truth stays the truth
+            client.post(control, json={"chainId": 56, "target": "subgraph", "mode": "ok"})
+            assert served(client) == true and one(client, some["id"]) == some["priceUSD"]
+        finally:
+            client.post(control, json={"mode": "ok"})
+
+
+@pytest.mark.parametrize("body", [
+    {"chainId": 56, "target": "subgraph", "mode": "revise_prices"},  # no factor
+    {"chainId": 56, "target": "subgraph", "mode": "revise_prices", "factor": 0},
+    {"chainId": 56, "target": "subgraph", "mode": "revise_prices", "factor": -1.5},
+    {"chainId": 56, "target": "subgraph", "mode": "revise_prices", "factor": "1.01"},
+    {"chainId": 56, "target": "subgraph", "mode": "revise_prices", "factor": True},
+    {"chainId": 56, "target": "rpc", "mode": "revise_prices", "factor": 1.01},
+    {"chainId": 56, "target": "all", "mode": "revise_prices", "factor": 1.01},
+    {"chainId": 999, "target": "subgraph", "mode": "revise_prices", "factor": 1.01},
+])
+def test_revise_prices_fault_is_validated(devnet_server, body):
+    with httpx.Client(base_url=devnet_server.url, timeout=30) as client:
+        try:
+            r = client.post("/control/faults", json=body)
+            assert r.status_code == 400 and r.json()["error"]
+            assert client.get("/control/faults").json()["faults"] == []
+        finally:
+            client.post("/control/faults", json={"mode": "ok"})

@@ -21,7 +21,8 @@ from ve_analytics.cli.processes import Service, free_port
 
 REPO = Path(__file__).resolve().parents[2]
 SQL_FOLDERS = ("migrations", "queries/common", "queries/stats", "queries/vaults", "transforms/backfill", "transforms/checks",
-               "transforms/curation", "transforms/rollups", "transforms/snapshots")
+               "transforms/curation", "transforms/history", "transforms/rollups",
+               "transforms/snapshots")
 
 
 def test_every_package_folder_is_declared():
