@@ -55,6 +55,7 @@ class Param:
     multiple_of: int | None = None  # kind "integer": the value must be a multiple of this
     multiple_text: str = ""  # what the multiple means, in words (e.g. "an epoch start")
     code: str | None = None  # error code; default invalid_<snake_name>
+    mandatory: bool = False  # a query parameter the request must give (path parameters always are)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -89,7 +90,7 @@ class Param:
 
     @property
     def required(self) -> bool:
-        return self.location == "path"
+        return self.location == "path" or self.mandatory
 
     @property
     def low(self) -> int | float | None:
@@ -240,6 +241,7 @@ class ParamParser:
         self.query = {p.name: p for p in self.params if p.location == "query"}
         self.path = {p.name: p for p in self.params if p.location == "path"}
         self.defaults = {p.name: p.default_value for p in self.query.values()}
+        self.mandatory = tuple(p for p in self.query.values() if p.mandatory)
         self.known = ", ".join(self.query) or "none"
 
     def parse(self, query_string: str, path_args: dict[str, str] | None = None) -> dict[str, Any]:
@@ -257,4 +259,7 @@ class ParamParser:
                     raise param.invalid("give it at most once")
                 seen.add(name)
                 values[name] = param.parse(raw)
+        for param in self.mandatory:
+            if values[param.name] is None:
+                raise param.invalid("it is required")
         return values

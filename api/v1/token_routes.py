@@ -20,8 +20,8 @@ TOKEN_ADDRESS = Param("tokenAddress", "address", "Token contract address (either
 TOKEN_NOT_FOUND_DOC = ErrorDoc(404, TOKEN_NOT_FOUND, "The chain's published snapshot does not list the token, or the "
                                "curation blocks it.")
 TOKENS = Param("tokens", "string", f"Up to {MAX_BATCH} comma-separated tokens, each `<chainId>:<address>` (56:0x...); "
-               "a token named twice is answered once, in its first place; without any, no items",
-               pattern=f"{TOKEN_REF}(?:,{TOKEN_REF}){{0,{MAX_BATCH - 1}}}", max_length=MAX_TOKENS_TEXT)
+               "a token named twice is answered once, in its first place",
+               pattern=f"{TOKEN_REF}(?:,{TOKEN_REF}){{0,{MAX_BATCH - 1}}}", max_length=MAX_TOKENS_TEXT, mandatory=True)
 TO = Param("to", "timestamp", "The as-of boundary of the current price (inclusive), at or after 1970-01-01; default "
            "the server time; a later time is 400 invalid_to")
 

@@ -73,8 +73,6 @@ def named(text: str | None) -> list[tuple[int, str]]:
 async def batch(ctx: RequestContext) -> dict[str, Any]:
     max_age = ctx.settings.price_max_age_seconds
     wanted = named(ctx.params["tokens"])
-    if not wanted:
-        return {"maxAgeSeconds": max_age, "items": []}
     usable = {c.chain_id: c for c in ctx.coverage.usable()}  # a token of another chain: chain_unavailable
     priced = [(cid, address) for cid, address in wanted if cid in usable]
     chains = sorted({usable[cid] for cid, _ in priced}, key=lambda c: c.chain_id)

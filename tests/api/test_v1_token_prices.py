@@ -338,9 +338,9 @@ def test_a_batch_answers_each_token_once_in_order_as_its_own_prices_route_does(a
     assert data["items"] == [items[(1, one)]] and meta["chains"][0]["state"] == "unavailable"
 
 
-def test_a_batch_without_tokens_has_no_items(api):
-    data, _ = api.data("/v1/prices")
-    assert data["items"] == []
+def test_a_batch_without_tokens_is_a_400(api):
+    r = api.get("/v1/prices")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_tokens", r.text
 
 
 @pytest.mark.parametrize("tokens, status, code", [
