@@ -43,24 +43,32 @@ SOURCE_CHANGED = "price_history_source_changed"
 COARSER = {"15m": "1h", "1h": "1d"}
 
 
-def not_found(chain_id: int, address: str) -> ApiError:
-    return ApiError(404, TOKEN_NOT_FOUND, f"token {address} is not known on chain {chain_id}: no published snapshot "
-                    "lists it and no valuation holds it (or the curation blocks it)")
-
-
 def invalid_range(message: str) -> ApiError:
     return ApiError(400, INVALID_RANGE, message)
 
 
-def check_range(start: int, end: int, interval: str) -> None:
+def range_issue(to_param: int | None, now: int, start: int | None, end: int, interval: str) -> ApiError | None:
+    """What is wrong with the requested range (None: nothing, or its start is still `earliest`)."""
+    if to_param is not None and to_param > now:
+        return ApiError(400, INVALID_TO, f"to ({iso(to_param)}) is later than the server time ({iso(now)}); omit it "
+                        "for the server time")
+    if start is None:
+        return None
     if start >= end:
-        raise invalid_range(f"from ({iso(start)}) must be before to ({iso(end)})")
+        return invalid_range(f"from ({iso(start)}) must be before to ({iso(end)})")
     cap = INTERVALS[interval][1]
     if end - start > cap:
         coarser = COARSER.get(interval)
         hint = f"; use interval={coarser} or a shorter range" if coarser else "; page a shorter range"
-        raise invalid_range(f"interval {interval} spans at most {cap // DAY} days; the range is "
-                            f"{end - start} seconds long (at most {cap}){hint}")
+        return invalid_range(f"interval {interval} spans at most {cap // DAY} days; the range is {end - start} seconds "
+                             f"long (at most {cap}){hint}")
+    return None
+
+
+def require_token(found: dict[str, Any], chain_id: int, address: str) -> None:
+    if found["blocked"] or not found["listed"]:
+        raise ApiError(404, TOKEN_NOT_FOUND, f"token {address} is not known on chain {chain_id}: no published snapshot "
+                       "lists it and no valuation holds it (or the curation blocks it)")
 
 
 def gap_reason(period: Period, first_activity: int | None, valued: bool, observed: bool) -> str:
@@ -117,18 +125,13 @@ async def page(ctx: RequestContext) -> dict[str, Any]:
     curation = ctx.coverage.curation
     codec = ctx.app.ctx.cursors
     now = int(time.time())
-    if p["to"] is not None and p["to"] > now:
-        raise ApiError(400, INVALID_TO, f"to ({iso(p['to'])}) is later than the server time ({iso(now)}); "
-                       "omit it for the server time")
     filter_digest = filters_digest({"chainId": chain_id, "address": address, "interval": interval,
                                     "from": p["from"], "to": p["to"]})
     first_page = not p["cursor"]
     if first_page:
-        chain = ctx.coverage.require_usable()[0]
+        chain = ctx.coverage.chains[0]  # without a published snapshot: 503 once the token is known (below)
         end = p["to"] if p["to"] is not None else now
         start = None if p["from"] == EARLIEST else (p["from"] if p["from"] is not None else end - DEFAULT_SPAN)
-        if start is not None:
-            check_range(start, end, interval)
         first = 0
     else:
         payload = codec.decode(p["cursor"], ctx.route.name, filter_digest)
@@ -140,34 +143,41 @@ async def page(ctx: RequestContext) -> dict[str, Any]:
         ctx.meta["pinned"] = [chain.meta()]
         (start, end), first = payload["range"], payload["next"]
 
+    pinned_at = chain.snapshot.unix if chain.snapshot is not None else 0
+
     def context(range_start: int | None):
-        return ctx.rows("price_history_context", chain_id=chain_id, address=address, pinned=chain.snapshot.unix,
+        return ctx.rows("price_history_context", chain_id=chain_id, address=address, pinned=pinned_at,
                         curation=curation.digest, check_token=int(first_page), earliest=int(range_start is None),
                         from_ts=range_start or 0, to_ts=end)
 
     def samples(ps: list[Period]):
-        return ctx.rows("price_history", chain_id=chain_id, token=f"{chain_id}:{address}", pinned=chain.snapshot.unix,
+        return ctx.rows("price_history", chain_id=chain_id, token=f"{chain_id}:{address}", pinned=pinned_at,
                         ends=[x.end for x in ps], boundaries=[x.boundary or 0 for x in ps], page_from=ps[0].start,
                         page_to=ps[-1].end)
 
     limit = p["limit"]
-    if start is None:  # `earliest`: the chain's first market activity, read first
-        found = (await context(None))[0]
-        if first_page and (found["blocked"] or not found["listed"]):
-            raise not_found(chain_id, address)
+    issue = range_issue(p["to"], now, start, end, interval) if first_page else None
+    if start is not None and issue is None and chain.snapshot is not None:  # both queries at once
+        ps = periods(start, end, step, first, limit)
+        found_rows, rows = await asyncio.gather(context(start), samples(ps))
+        found = found_rows[0]
+        if first_page:
+            require_token(found, chain_id, address)
+    else:  # `earliest`, a refused range or a chain without a snapshot: an unknown token is 404 first
+        found = (await context(start))[0]
+        require_token(found, chain_id, address)
+        ctx.coverage.require_usable()
+        if issue is not None:
+            raise issue
         if found["first_at"] is None:
             raise invalid_range(f"from=earliest: chain {chain_id} has no recorded market activity yet; give from as "
                                 "a timestamp")
         start = found["first_at"]
-        check_range(start, end, interval)
+        issue = range_issue(None, now, start, end, interval)
+        if issue is not None:
+            raise issue
         ps = periods(start, end, step, first, limit)
         rows = await samples(ps)
-    else:
-        ps = periods(start, end, step, first, limit)
-        found_rows, rows = await asyncio.gather(context(start), samples(ps))
-        found = found_rows[0]
-        if first_page and (found["blocked"] or not found["listed"]):
-            raise not_found(chain_id, address)
     days = [tuple(d) for d in found["days"]]
     ev = evidence(days, end)
     if not first_page and payload["ev"] != ev:

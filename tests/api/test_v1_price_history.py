@@ -35,7 +35,7 @@ from ve_analytics.warehouse.migrate import migrate
 Q, H, D = 900, 3600, 86400
 SECRET = "price-history-test-cursor-secret"
 T, HIDDEN, BLOCKED, UNKNOWN, OTHER = ("0x" + c * 20 for c in ("c1", "c2", "c3", "c4", "c5"))
-LONG, REVISED, PLAIN = "0x" + "d1" * 20, "0x" + "d2" * 20, "0x" + "e1" * 20
+LONG, REVISED, PLAIN, UNPUBLISHED = ("0x" + c * 20 for c in ("d1", "d2", "e1", "e2"))
 FAILED_PRICE = 99999.0
 CAPS = {"15m": 7 * D, "1h": 90 * D, "1d": 3660 * D}
 STEPS = {"15m": Q, "1h": H, "1d": D}
@@ -142,6 +142,7 @@ def seed(settings, latest: int) -> tuple[dict[int, Chain], dict[str, int]]:
         c.publish(client, 5042, latest, {REVISED: 4.0})
 
         chains[1].publish(client, 1, latest - Q, {PLAIN: 3.0})  # a chain without market activity
+        write_valuations(client, 8453, hourly(UNPUBLISHED, hour0 - 5 * H, hour0, lambda h: 1.0))  # no snapshot
     return chains, t
 
 
@@ -341,9 +342,13 @@ def test_defaults_end_at_the_server_time_and_start_24_hours_before(stack):
 
 
 def test_a_blocked_or_unknown_token_is_404_and_an_upper_case_address_is_served_lower_case(stack):
-    for token in (BLOCKED, UNKNOWN):
-        r = stack.api.get(path(56, token))
+    L = stack.latest
+    for url in (path(56, BLOCKED), path(56, UNKNOWN), path(8453, UNKNOWN),
+                path(56, UNKNOWN, **{"from": iso(L), "to": iso(L)})):  # unknown before the refused range
+        r = stack.api.get(url)
         assert r.status_code == 404 and r.json()["error"]["code"] == "token_not_found", r.text
+    r = stack.api.get(path(8453, UNPUBLISHED))  # valued, but the chain has no published snapshot
+    assert r.status_code == 503 and r.json()["error"]["code"] == "chain_unavailable", r.text
     data, _ = stack.api.data(path(56, T.upper().replace("0X", "0x"), **{"to": iso(stack.latest)}))
     assert data["address"] == T
 
