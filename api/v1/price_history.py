@@ -102,6 +102,7 @@ def shaped(ps: list[Period], rows: list[dict[str, Any]], step: int, first_activi
            valued_until: dict[int, int]) -> tuple[list[dict[str, Any]], bool]:
     """The served periods of a page, and whether every one has a sample."""
     by_index = {int(r["i"]): r for r in rows}
+    bounds = [iso(ps[0].start), *(iso(x.end) for x in ps)]  # each period starts where the one before ends
     out, sampled = [], True
     for i, period in enumerate(ps, start=1):
         row = by_index[i]
@@ -113,7 +114,7 @@ def shaped(ps: list[Period], rows: list[dict[str, Any]], step: int, first_activi
             valued = b is not None and valued_until.get((b - HOUR) // DAY * DAY, -1) >= b
             reason = gap_reason(period, first_activity, valued, row["snapshots"] > 0)
         length = period.end - period.start
-        out.append({"from": iso(period.start), "toExclusive": iso(period.end), "durationSeconds": length,
+        out.append({"from": bounds[i - 1], "toExclusive": bounds[i], "durationSeconds": length,
                     "partial": length < step, "observation": obs, "gapReason": reason})
     return out, sampled
 
@@ -152,7 +153,7 @@ async def page(ctx: RequestContext) -> dict[str, Any]:
 
     def samples(ps: list[Period]):
         return ctx.rows("price_history", chain_id=chain_id, token=f"{chain_id}:{address}", pinned=pinned_at,
-                        ends=[x.end for x in ps], boundaries=[x.boundary or 0 for x in ps], page_from=ps[0].start,
+                        step=step, ends=[x.end for x in ps], boundaries=[x.boundary or 0 for x in ps], page_from=ps[0].start,
                         page_to=ps[-1].end)
 
     limit = p["limit"]

@@ -6,9 +6,9 @@
 --              NULL: valued without a price); h_source '' when none
 --   snapshots  how many published snapshots (at or before the pinned one) lie in it, the token
 --              listed or not
--- Periods (core.prices.periods): their exclusive ends {ends:Array(Int64)} and closing hour
--- boundaries {boundaries:Array(Int64)} (0: none); {page_from:Int64} is the first one's start and
--- {page_to:Int64} the last one's end. Observations come from the parameterized
+-- Periods (core.prices.periods, {step:Int64} seconds long): their exclusive ends
+-- {ends:Array(Int64)} and closing hour boundaries {boundaries:Array(Int64)} (0: none);
+-- {page_from:Int64} is the first one's start and {page_to:Int64} the last one's end. Observations come from the parameterized
 -- view v1_price_observations (057) of the token '<chainId>:<address>' {token:String}.
 SELECT
     p.i                                                               AS i,
@@ -32,8 +32,11 @@ FROM
 LEFT JOIN
 (
     SELECT
-        if(source = 'canonical-observation', arrayFirstIndex(e -> e > sampled_at, {ends:Array(Int64)}),
-           indexOf({boundaries:Array(Int64)}, sampled_at))                                      AS i,
+        -- the period of the page holding the observation: periods are {step:Int64} long and anchored
+        -- at the page's end (only the first may be clipped); a canonical one lies in [start, end),
+        -- a historical one closes (start, end] and counts only at the period's closing boundary
+        length({ends:Array(Int64)}) - intDiv({page_to:Int64} - sampled_at - (source = 'canonical-observation'),
+                                              {step:Int64})                                     AS i,
         if(countIf(source = 'canonical-observation') > 0, 'canonical-observation', '')          AS c_source,
         argMaxIf((price, sampled_at, generation, revision, block), sampled_at,
                  source = 'canonical-observation')                                              AS c,
@@ -42,15 +45,15 @@ LEFT JOIN
                  source = 'historical-valuation')                                               AS h
     FROM v1_price_observations(chain_ids = [{chain_id:UInt32}], pinned = [{pinned:Int64}], tokens = [{token:String}],
                                from_ts = {page_from:Int64}, to_ts = {page_to:Int64})
-    -- canonical: only priced ones sample a period (and one at the page's end belongs to the next)
-    WHERE (source = 'canonical-observation' AND price IS NOT NULL AND sampled_at < {page_to:Int64})
-       OR source = 'historical-valuation'
+    -- canonical: only priced ones sample a period (one at the page's end belongs to the next)
+    WHERE i > 0
+      AND ((source = 'canonical-observation' AND price IS NOT NULL AND sampled_at < {page_to:Int64})
+           OR (source = 'historical-valuation' AND {boundaries:Array(Int64)}[i] = sampled_at))
     GROUP BY i
-    HAVING i > 0
 ) AS o ON o.i = p.i
 LEFT JOIN
 (
-    SELECT arrayFirstIndex(e -> e > at, {ends:Array(Int64)}) AS i, count() AS snapshots
+    SELECT length({ends:Array(Int64)}) - intDiv({page_to:Int64} - 1 - at, {step:Int64}) AS i, count() AS snapshots
     FROM
     (
         SELECT DISTINCT toInt64(toUnixTimestamp(snapshot_at)) AS at
