@@ -6,8 +6,9 @@ times it rests on (ADR 0009), built and published by one `Envelope` subclass.
 
 `snapshotAt` is the 15-minute boundary read, `indexedAt` the time of the chain block read at it,
 `availableAt` when that snapshot was published; `generatedAt` and `cacheTtlSeconds` are serving
-only. `complete` is false when a covered chain is not fresh or the handler says a total misses a
-chain. Routes that read no snapshot (health) give their chains themselves (`ctx.meta`).
+only. Curation-backed answers add `curation`, price-history answers `historicalCoverage`.
+`complete` is false when a covered chain is not fresh or the handler says a total misses a chain.
+Routes that read no snapshot (health) give their chains themselves (`ctx.meta`).
 """
 from __future__ import annotations
 
