@@ -9,8 +9,9 @@ historical valuation at its closing hour boundary, the published snapshots in it
 and, without one, the gap reason are picked here by the ADR's order.
 
 A traversal is pinned: the first page's resolved range, the chain's snapshot, the curation digest
-and an evidence digest (the price generation, the policy, and per UTC day of the range its
-valuation run clipped to the range) go into the signed cursor. A later page reads the pinned
+and an evidence digest (the price generation, the policy, per UTC day of the range its valuation
+run clipped to the range, and per published snapshot of the range its revision) go into the
+signed cursor. A later page reads the pinned
 snapshot and recomputes the evidence: a difference is 400 `price_history_source_changed`.
 """
 from __future__ import annotations
@@ -82,9 +83,11 @@ def gap_reason(period: Period, first_activity: int | None, valued: bool, observe
     return HISTORY_RESOLUTION_UNAVAILABLE
 
 
-def evidence(days: list[tuple], end: int) -> str:
-    """What a traversal binds to: generation, policy and each day's valuation run clipped to the range."""
-    return digest((PRICE_GENERATION, POLICY_VERSION, [(d, min(until, end), g, r) for d, until, g, r in days]))
+def evidence(days: list[tuple], snapshots: list[tuple], end: int) -> str:
+    """What a traversal binds to: generation, policy, each day's valuation run clipped to the range
+    and each published snapshot's number of runs (its revision)."""
+    return digest((PRICE_GENERATION, POLICY_VERSION, [(d, min(until, end), g, r) for d, until, g, r in days],
+                   [tuple(s) for s in snapshots]))
 
 
 def coverage_meta(context: dict[str, Any]) -> dict[str, Any]:
@@ -153,8 +156,8 @@ async def page(ctx: RequestContext) -> dict[str, Any]:
 
     def samples(ps: list[Period]):
         return ctx.rows("price_history", chain_id=chain_id, token=f"{chain_id}:{address}", pinned=pinned_at,
-                        step=step, ends=[x.end for x in ps], boundaries=[x.boundary or 0 for x in ps], page_from=ps[0].start,
-                        page_to=ps[-1].end)
+                        step=step, ends=[x.end for x in ps], boundaries=[x.boundary or 0 for x in ps],
+                        page_from=ps[0].start, page_to=ps[-1].end)
 
     limit = p["limit"]
     issue = range_issue(p["to"], now, start, end, interval) if first_page else None
@@ -180,11 +183,11 @@ async def page(ctx: RequestContext) -> dict[str, Any]:
         ps = periods(start, end, step, first, limit)
         rows = await samples(ps)
     days = [tuple(d) for d in found["days"]]
-    ev = evidence(days, end)
+    ev = evidence(days, found["snapshots"], end)
     if not first_page and payload["ev"] != ev:
-        raise ApiError(400, SOURCE_CHANGED, "the valuations this traversal pages through were revised, or the price "
-                       "generation or policy changed, since it started: the pages would mix sources; restart the "
-                       "traversal without the cursor")
+        raise ApiError(400, SOURCE_CHANGED, "the valuations or snapshots this traversal pages through were revised, "
+                       "or the price generation or policy changed, since it started: the pages would mix sources; "
+                       "restart the traversal without the cursor")
     out, sampled = shaped(ps, rows, step, found["first_at"], {d: until for d, until, *_ in days})
     if not sampled:
         ctx.meta["complete"] = False

@@ -27,7 +27,7 @@ PARAMS = (
     Param("limit", "integer", "Periods per page", default=DEFAULT_PAGE, minimum=1, maximum=MAX_PAGE),
     Param("cursor", "string", "pageInfo.nextCursor of the previous page, the other parameters unchanged (limit may "
           "change); bound to them, the resolved range, the chain's snapshot, the curation publication and the "
-          "valuations of the range; valid 24 hours", max_length=MAX_CURSOR_CHARS),
+          "valuations and snapshots of the range; valid 24 hours", max_length=MAX_CURSOR_CHARS),
 )
 
 ERRORS = (
@@ -39,8 +39,9 @@ ERRORS = (
              "activity."),
     ErrorDoc(400, CURSOR_EXPIRED, "The cursor is older than 24 hours, was issued by an earlier release, or the curation "
              "publication changed: restart the traversal without it."),
-    ErrorDoc(400, price_history.SOURCE_CHANGED, "The price source, policy, generation or a valuation of the range "
-             "changed during the traversal: the whole traversal is invalid; restart it without the cursor."),
+    ErrorDoc(400, price_history.SOURCE_CHANGED, "The price source, policy or generation changed during the traversal, "
+             "or a valuation or a published snapshot of the range was revised (a rerun): the whole traversal is invalid; "
+             "restart it without the cursor."),
 )
 
 DESCRIPTION = (
@@ -58,7 +59,7 @@ DESCRIPTION = (
     "`meta.historicalCoverage` reports the price generation, the highest valuation revision of the range's days and "
     "the chain's valued range. Hidden and deprecated tokens are served; blocked ones are 404 `token_not_found`. Follow "
     "`pageInfo.nextCursor` until `hasNextPage` is false with the other parameters unchanged: every page reads the "
-    "snapshot and range the first one did; a valuation of the range revised meanwhile is 400 "
+    "snapshot and range the first one did; a valuation or snapshot of the range revised meanwhile is 400 "
     "`price_history_source_changed`. Reads stored observations only."
 )
 

@@ -490,6 +490,18 @@ def test_a_revision_in_the_range_ends_the_traversal_and_a_valuation_outside_it_d
     assert again[1]["historicalCoverage"]["revision"] == 2
 
 
+def test_a_snapshot_of_the_range_republished_mid_traversal_ends_it(stack):
+    api, L = stack.api, stack.latest
+    url = path(56, T, interval="15m", limit=10, **{"from": iso(L - 10 * H), "to": iso(L)})
+    first = api.get(url).json()
+    with get_client(stack.settings) as client:  # a rerun of a snapshot the first page did not read
+        stack.chains[56].publish(client, 56, L - 2 * Q, {T: 555.25}, run_id="rerun-late")
+    r = api.get(f"{url}&cursor={first['pageInfo']['nextCursor']}")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "price_history_source_changed", r.text
+    last = api.data(path(56, T, interval="15m", **{"from": iso(L - 2 * Q), "to": iso(L - Q)}))[0]["periods"][0]
+    assert (last["observation"]["priceUsd"], last["observation"]["revision"]) == ("555.25", 2)
+
+
 def test_a_new_curation_publication_expires_running_traversals(stack):
     """Runs last: it publishes a new curation version."""
     api, L = stack.api, stack.latest

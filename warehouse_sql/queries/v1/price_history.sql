@@ -8,8 +8,9 @@
 --              listed or not
 -- Periods (core.prices.periods, {step:Int64} seconds long): their exclusive ends
 -- {ends:Array(Int64)} and closing hour boundaries {boundaries:Array(Int64)} (0: none);
--- {page_from:Int64} is the first one's start and {page_to:Int64} the last one's end. Observations come from the parameterized
--- view v1_price_observations (057) of the token '<chainId>:<address>' {token:String}.
+-- {page_from:Int64} is the first one's start and {page_to:Int64} the last one's end. The
+-- observations are those of the parameterized view v1_price_observations (057) of the token
+-- '<chainId>:<address>' {token:String}, read at the chain's pinned snapshot {pinned:Int64} (Unix seconds).
 SELECT
     p.i                                                               AS i,
     o.c_source                                                        AS c_source,

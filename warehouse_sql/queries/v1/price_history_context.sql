@@ -8,8 +8,10 @@
 --                   close of its first valued hour, and the end of the valued hours contiguous
 --                   from there (NULL: no valuation run)
 --   days            (day, valued_until, generation, revision) of each UTC day overlapping the
---                   range that has a valuation run, in order: which hours are valued, and the
---                   evidence a traversal's cursor binds to
+--                   range that has a valuation run, in order: which hours are valued
+--   snapshots       (snapshot time, successful runs) of each published snapshot in the range at or
+--                   before the pinned one, in order; with `days`, the evidence a traversal's cursor
+--                   binds to (a rerun that republishes a snapshot is its revision 2)
 -- The range is [{from_ts:Int64}, {to_ts:Int64}), its start the first market activity when
 -- {earliest:UInt8}. A day's valuation is its latest run (argMax by written_at), as the view
 -- v1_price_observations (057) reads it.
@@ -19,8 +21,9 @@ SELECT
     b.blocked                                                     AS blocked,
     v.valued_from                                                 AS valued_from,
     v.valued_through                                              AS valued_through,
-    arrayFilter(d -> d.1 + 86400 > if({earliest:UInt8} = 1, ifNull(m.first_at, {to_ts:Int64}), {from_ts:Int64})
-                     AND d.1 < {to_ts:Int64}, v.days)             AS days
+    if({earliest:UInt8} = 1, ifNull(m.first_at, {to_ts:Int64}), {from_ts:Int64}) AS range_from,
+    arrayFilter(d -> d.1 + 86400 > range_from AND d.1 < {to_ts:Int64}, v.days) AS days,
+    arrayFilter(r -> r.1 >= range_from, s.runs)                   AS snapshots
 FROM
 (
     SELECT if(count() = 0, NULL, toInt64(toUnixTimestamp(min(first_at)))) AS first_at
@@ -71,3 +74,16 @@ CROSS JOIN
         GROUP BY day_start
     )
 ) AS v
+CROSS JOIN
+(
+    SELECT arraySort(groupArray((at, runs))) AS runs
+    FROM
+    (
+        SELECT toInt64(toUnixTimestamp(snapshot_at)) AS at, toUInt32(uniqExact(run_id)) AS runs
+        FROM snapshot_runs
+        WHERE chain_id = {chain_id:UInt32} AND status = 'success'
+          AND snapshot_at < fromUnixTimestamp64Milli({to_ts:Int64} * 1000)
+          AND snapshot_at <= fromUnixTimestamp64Milli({pinned:Int64} * 1000)
+        GROUP BY snapshot_at
+    )
+) AS s
