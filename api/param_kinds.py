@@ -6,9 +6,9 @@ schema. `api/validation.py` wires them into `Param`; this module imports nothing
 
 The schema patterns carry the numeric bounds too (chain IDs up to 2147483647, windows from 1h to
 366d, at most 32 IDs and six windows), written out digit by digit by `numbers_up_to`: a value the
-published schema allows must not be a 400 (the contract is fuzzed with Schemathesis). What a
-pattern cannot say stays looser than the parser: a timestamp's day past its month's end (or year
-0000). A window written twice is answered once; two labels of one length (24h, 1d) each under its own.
+published schema allows must not be a 400 (the contract is fuzzed with Schemathesis); a timestamp's
+pattern knows the calendar too (years 0001 to 9999, month lengths, leap days). A window written
+twice is answered once; two labels of one length (24h, 1d) each under its own.
 """
 from __future__ import annotations
 
@@ -62,11 +62,14 @@ CHAIN_IDS_PATTERN = f"all|{_CHAIN_ID}(?:,{_CHAIN_ID}){{0,{MAX_CHAINS - 1}}}"
 DECIMAL_PATTERN = rf"[0-9]{{1,{DECIMAL_INTEGER_DIGITS}}}(?:\.[0-9]{{1,{DECIMAL_FRACTION_DIGITS}}})?"
 
 # Fixed width, so the parser reads the fields by position: date, T, time, then Z or +HH:MM / -HH:MM.
-TIMESTAMP_PATTERN = (
-    r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])"
-    r"T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
-    r"(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
-)
+# The date is a calendar date of a year 0001-9999: days 1-28 of any month, 29-30 of all but
+# February, 31 of the long months, and 29 February of leap years (divisible by 4, and by 400 when
+# a century).
+_YEAR = r"(?:[1-9][0-9]{3}|0[1-9][0-9]{2}|00[1-9][0-9]|000[1-9])"
+_LEAP_YEAR = r"(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)"
+_MONTH_DAY = r"(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)"
+_TIME = r"T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
+TIMESTAMP_PATTERN = rf"(?:{_YEAR}-{_MONTH_DAY}|{_LEAP_YEAR}-02-29){_TIME}"
 
 _WINDOW = (
     f"(?:(?:{numbers_up_to(LONGEST_WINDOW_DAYS * DAY // HOUR)})h"
@@ -76,7 +79,9 @@ WINDOWS_PATTERN = f"{_WINDOW}(?:,{_WINDOW}){{0,{MAX_WINDOWS - 1}}}"
 
 _CHAIN_IDS = re.compile(CHAIN_IDS_PATTERN)
 _DECIMAL = re.compile(DECIMAL_PATTERN)
-_TIMESTAMP = re.compile(TIMESTAMP_PATTERN)
+# the parser reads the fields by this looser form, so a date past its month's end is refused
+# saying so (the published pattern refuses it as well)
+_TIMESTAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}" + _TIME)
 _WINDOWS = re.compile(WINDOWS_PATTERN)
 _UNIX_EPOCH = datetime(1970, 1, 1)
 _ONE_SECOND = timedelta(seconds=1)

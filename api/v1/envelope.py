@@ -6,8 +6,9 @@ times it rests on (ADR 0009), built and published by one `Envelope` subclass.
 
 `snapshotAt` is the 15-minute boundary read, `indexedAt` the time of the chain block read at it,
 `availableAt` when that snapshot was published; `generatedAt` and `cacheTtlSeconds` are serving
-only. `complete` is false when a covered chain is not fresh or the handler says a total misses a
-chain. Routes that read no snapshot (health) give their chains themselves (`ctx.meta`).
+only. Curation-backed answers add `curation`, price-history answers `historicalCoverage`.
+`complete` is false when a covered chain is not fresh or the handler says a total misses a chain.
+Routes that read no snapshot (health) give their chains themselves (`ctx.meta`).
 """
 from __future__ import annotations
 
@@ -16,7 +17,20 @@ from typing import Any, Iterable
 from ..coverage import Coverage
 from ..envelope import Envelope, now_iso
 from ..schema import ISO_TIME, obj
-from .schemas import CHAIN_ID, OBSERVATION
+from .schemas import CHAIN_ID, NULLABLE_TIME, OBSERVATION
+
+# meta.historicalCoverage of price-history answers: what their historical valuations rest on (ADR 0011)
+HISTORICAL_COVERAGE = {**obj({
+    "generation": {"type": "integer", "minimum": 1, "description": "the current price generation (how stored prices "
+                   "are derived)"},
+    "revision": {"type": ["integer", "null"], "minimum": 1, "description": "the highest valuation revision among the "
+                 "range's UTC days; null: none of them is valued"},
+    "valuedFrom": {**NULLABLE_TIME, "description": "the chain's first valued hour boundary (the close of its first "
+                   "valued hour); null: nothing valued yet"},
+    "valuedThrough": {**NULLABLE_TIME, "description": "the last hour boundary of the valued hours contiguous from "
+                      "valuedFrom; later hours are pending"},
+    "firstMarketActivity": {**NULLABLE_TIME, "description": "the chain's first indexed swap or liquidity event"},
+}), "description": "on price-history answers: the generation, revision and valued range of the historical valuations"}
 
 
 class V1Envelope(Envelope):
@@ -40,6 +54,8 @@ class V1Envelope(Envelope):
         curation = getattr(basis, "curation", None)
         if curation is not None:
             meta["curation"] = curation.meta()
+        if "historicalCoverage" in extra:  # price history (api/v1/price_history.py)
+            meta["historicalCoverage"] = extra["historicalCoverage"]
         return meta
 
     def failure_meta(self, sources: Iterable[str] = ()) -> dict[str, Any]:
@@ -64,6 +80,7 @@ class V1Envelope(Envelope):
                                                "description": "sha256 of the publication: what ETags and cursors bind to"},
                                     "publishedAt": ISO_TIME}),
                              "description": "on answers resting on curation: the reviewed publication they read"},
+                "historicalCoverage": HISTORICAL_COVERAGE,
             },
         }
         error_meta = {

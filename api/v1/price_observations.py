@@ -37,6 +37,7 @@ SCHEMA = obj({
                                   "readBlock": {"type": "integer", "minimum": 0}}), {"type": "null"}],
                    "description": "the hour it closes and the block the hour was read at (historical valuations)"},
 }, "A stored token price observation. Indexed observations are not live execution quotes.")
+SCHEMAS = {"V1PriceObservation": SCHEMA}  # the component the price routes' schemas refer to
 
 
 def observation(row: dict[str, Any], prefix: str = "") -> dict[str, Any] | None:

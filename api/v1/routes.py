@@ -10,6 +10,8 @@ from . import protocol, reference
 from .discovery_routes import ROUTES as DISCOVERY_ROUTES
 from .discovery_schemas import SCHEMAS as DISCOVERY_SCHEMAS
 from .envelope import V1_ENVELOPE
+from .price_observations import SCHEMAS as PRICE_OBSERVATION_SCHEMAS
+from .price_history_routes import ROUTES as PRICE_HISTORY_ROUTES, SCHEMAS as PRICE_HISTORY_SCHEMAS
 from .protocol_schemas import SCHEMAS as PROTOCOL_SCHEMAS
 from .route_parts import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, HEALTH_SECONDS, MARKET_SECONDS, REFERENCE_SECONDS
 from .schemas import SCHEMAS
@@ -93,6 +95,7 @@ ROUTES: tuple[Route, ...] = (
         "totals.", params=()),
     *DISCOVERY_ROUTES,
     *TOKEN_ROUTES,
+    *PRICE_HISTORY_ROUTES,
 )
 
 V1_GUIDE = Guide(
@@ -146,7 +149,8 @@ FAMILY = Family(
     ),
     chain_id=0,  # multichain: every route's coverage names its chains
     routes=ROUTES,
-    schemas={**SCHEMAS, **PROTOCOL_SCHEMAS, **DISCOVERY_SCHEMAS, **TOKEN_SCHEMAS},
+    schemas={**SCHEMAS, **PROTOCOL_SCHEMAS, **DISCOVERY_SCHEMAS, **PRICE_OBSERVATION_SCHEMAS, **TOKEN_SCHEMAS,
+             **PRICE_HISTORY_SCHEMAS},
     envelope=V1_ENVELOPE,
     guide=V1_GUIDE,
     contract_path="/openapi.json",

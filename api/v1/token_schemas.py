@@ -59,7 +59,6 @@ EVIDENCE = obj({
 }, "What the window's volume summed: the token's hourly volumes in [from, toExclusive).")
 
 SCHEMAS = {
-    "V1PriceObservation": price_observations.SCHEMA,
     "V1PriceAtBoundary": _aged(price_observations.SCHEMA),
     "V1TokenDetail": obj({
         **DISCOVERY_SCHEMAS["V1Token"]["properties"],

@@ -146,7 +146,8 @@ def test_the_contract_is_the_v1_family_own(v1):
                                  "/v1/curation", "/v1/categories", "/v1/token-lists", "/v1/token-lists/{chainId}",
                                  "/v1/tokens", "/v1/pools", "/v1/tokens/{chainId}/{tokenAddress}",
                                  "/v1/tokens/{chainId}/{tokenAddress}/prices", "/v1/tokens/{chainId}/{tokenAddress}/trailing",
-                                 "/v1/tokens/{chainId}/{tokenAddress}/price-changes", "/v1/prices"}
+                                 "/v1/tokens/{chainId}/{tokenAddress}/price-changes", "/v1/prices",
+                                 "/v1/tokens/{chainId}/{tokenAddress}/price-history"}
     schemas = set(doc["components"]["schemas"])
     assert {"V1Chain", "V1Deployment", "V1Health", "V1ChainHealth", "V1Protocol", "V1ProtocolPeriods"} <= schemas
     assert not {"ProtocolSnapshot", "HistoryPoint", "Vault"} & schemas  # no /api/stats or /api/v1 schema
