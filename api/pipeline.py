@@ -54,7 +54,7 @@ def log_failure(request: Request, status: int, code: str, detail: str) -> None:
     log.log(level, "%s %s -> %d %s: %s", request.method, target[:500], status, code, detail)
 
 
-def _selected(params: dict[str, Any]) -> tuple[int, ...]:
+def selected_chains(params: dict[str, Any]) -> tuple[int, ...]:
     """The chains a multichain route selects: its path's `chainId`, else its `chainIds` (empty: all),
     else those its `tokens` name (`<chainId>:<address>,...`, as validated)."""
     if "chainId" in params:
@@ -116,7 +116,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
             return pointer.latest.get(chain_id)
         if not pointer.current():
             return None
-        return app.ctx.coverages.get(_selected(params), pointer.latest, pointer.version, time.time(), route.feature,
+        return app.ctx.coverages.get(selected_chains(params), pointer.latest, pointer.version, time.time(), route.feature,
                                      _curation(pointer), route.curation)
 
     async def resolve(app: Sanic, params: dict[str, Any]) -> Basis:
@@ -126,7 +126,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
         if not route.multichain:
             return await pointer.resolve(lambda: warehouse_client(app), chain_id)
         latest = await pointer.every_chain(lambda: warehouse_client(app))
-        return app.ctx.coverages.get(_selected(params), latest, pointer.version, time.time(), route.feature,
+        return app.ctx.coverages.get(selected_chains(params), latest, pointer.version, time.time(), route.feature,
                                      _curation(pointer), route.curation)
 
     async def endpoint(request: Request, **path_args: str) -> HTTPResponse:

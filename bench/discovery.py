@@ -24,7 +24,6 @@ tail is printed when a request fails).
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -32,11 +31,10 @@ from urllib.parse import quote
 
 import orjson
 
+from bench.curation import publish
 from bench.run import V1_BOOK, fetch, http_client, percentiles, time_interleaved
 from bench.trace import Call, trace_route
 
-ROOT = Path(__file__).resolve().parent.parent
-SOURCE = ROOT / "curation" / "curation.json"
 STALE_AFTER_MINUTES = 24 * 60  # no chain is stale for the bench's age; chain 5042 (its subgraph 36 h behind) is
 ROUTES = ("/v1/pools", "/v1/pools?scope=all&limit=50", "/v1/tokens?curated=all", "/v1/pools?scope=all&includeFacets=true")
 TRAVERSAL = "/v1/pools?scope=all&limit=50"
@@ -55,31 +53,6 @@ def say(text: str = "") -> None:
 
 def ms(p: tuple[float, float]) -> str:
     return f"{p[0] * 1e3:8.2f} /{p[1] * 1e3:8.2f}"
-
-
-def publish(settings: Any, chain_ids: list[int], work: Path) -> Any:
-    """Publish the curation source (restricted to `chain_ids` when it names other chains); the
-    outcome. An invalid publication ends the bench with every problem."""
-    from ve_analytics.assets.curation import publish_curation
-    from ve_analytics.core.curation import CurationInvalid
-    from ve_analytics.warehouse.client import get_client
-
-    path, note = SOURCE, ""
-    document = json.loads(SOURCE.read_text())
-    others = sorted(set(document["chains"]) - {str(c) for c in chain_ids}, key=int)
-    if others:
-        document["chains"] = {cid: chain for cid, chain in document["chains"].items() if int(cid) in chain_ids}
-        path = work / "curation-bench-chains.json"
-        path.write_text(json.dumps(document, indent=1))
-        note = f" (restricted to the bench's chains: chains {', '.join(others)} of the source left out)"
-    try:
-        with get_client(settings) as client:
-            outcome = publish_curation(client, path, chain_ids)
-    except CurationInvalid as exc:
-        raise DiscoveryFailed(f"discovery: the curation source {SOURCE.relative_to(ROOT)}{note} cannot be published on "
-                              f"this devnet ({len(exc.problems)} problem(s)):\n" + "\n".join(f"  {p}" for p in exc.problems))
-    say(outcome.line() + note)
-    return outcome
 
 
 def start_api(env: dict[str, str], work: Path, services: list) -> tuple[str, Any]:

@@ -92,6 +92,25 @@ V1_SQL_FILES: dict[str, tuple[str, ...]] = {
 }
 
 
+# A /v1 route whose path is known once the dataset is: the core token's price history over the 500
+# whole hours before chain 56's latest snapshot (one full page; every period holds four published
+# snapshots and a valuation), and the SQL files its handler runs (api/v1/price_history.py).
+PRICE_HISTORY_PERIODS = 500
+PRICE_HISTORY_LABEL = f"/tokens/56/<coreToken>/price-history?interval=1h&limit={PRICE_HISTORY_PERIODS}"
+PRICE_HISTORY_FILES = ("price_history_context", "price_history")
+
+
+def price_history_path(client, core: str) -> str:
+    from ve_analytics.core.epochs import HOUR, iso
+
+    latest = client.command("SELECT toInt64(toUnixTimestamp(max(snapshot_at))) FROM snapshot_runs FINAL "
+                            f"WHERE chain_id = {STATS_CHAIN_ID} AND status = 'success'")
+    end = int(latest) // HOUR * HOUR
+    start = end - PRICE_HISTORY_PERIODS * HOUR
+    return (f"/tokens/{STATS_CHAIN_ID}/{core}/price-history?interval=1h&limit={PRICE_HISTORY_PERIODS}"
+            f"&from={iso(start)}&to={iso(end)}")
+
+
 def percentiles(samples: list[float]) -> tuple[float, float]:
     ordered = sorted(samples)
     p99 = ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
@@ -178,13 +197,15 @@ def check_sql_map(client, settings: Settings, url: str, label: str, expected: tu
     return calls
 
 
-def check_v1_files(client, settings: Settings, url: str, label: str) -> list[Call]:
-    """Run the /v1 route's handler once and compare the SQL files it ran with V1_SQL_FILES."""
+def check_v1_files(client, settings: Settings, url: str, label: str, files: tuple[str, ...] | None = None) -> list[Call]:
+    """Run the /v1 route's handler once and compare the SQL files it ran with `files` (default:
+    V1_SQL_FILES[label])."""
     from ve_analytics.api.v1.routes import FAMILY
 
+    files = files or V1_SQL_FILES[label]
     _, _, calls = trace_route(FAMILY, url, client, settings)
-    if tuple(name for name, _ in calls) != V1_SQL_FILES[label]:
-        raise SystemExit(f"V1_SQL_FILES[{label!r}] lists {V1_SQL_FILES[label]}, the handler ran {[n for n, _ in calls]}")
+    if tuple(name for name, _ in calls) != files:
+        raise SystemExit(f"{label}: the bench lists {files}, the handler ran {[n for n, _ in calls]}")
     return calls
 
 
@@ -240,6 +261,8 @@ def items(body: dict) -> int:
         return len(data)
     if isinstance(data, dict) and isinstance(data.get("history"), list):
         return len(data["history"])
+    if isinstance(data, dict) and isinstance(data.get("periods"), list):  # a price history page
+        return len(data["periods"])
     if isinstance(data, dict) and "periodSeconds" in data:
         return sum(len(c["periods"] or ()) for c in data["chains"])
     return 1
@@ -304,6 +327,9 @@ def main(argv: list[str] | None = None) -> int:
             with Heartbeat(settings):
                 backfill(dagster.settings)
             backfill_s = time.perf_counter() - t0
+        from bench.curation import publish
+
+        publish(settings, [STATS_CHAIN_ID], work)  # the /v1 token routes rest on a curation publication
         start("api", cli("api", "--port", str(ports["api"])), f"http://127.0.0.1:{ports['api']}/api/stats/openapi.json")
         start(
             "api_nocache",
@@ -335,6 +361,10 @@ def main(argv: list[str] | None = None) -> int:
             calls = check_v1_files(sql_client, settings, "/v1" + label, label)
             r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}/v1{label}")
             plan.append(("/v1" + label, "/v1" + label, V1_BOOK, calls, items(r.json())))
+        path = "/v1" + price_history_path(sql_client, core)
+        calls = check_v1_files(sql_client, settings, path, PRICE_HISTORY_LABEL, PRICE_HISTORY_FILES)
+        r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}{path}")
+        plan.append(("/v1" + PRICE_HISTORY_LABEL, path, V1_BOOK, calls, items(r.json())))
 
         print(f"\nrequests per figure: {args.n}, sequential, keep-alive, one client; "
               f"raw SQL = the handler's files (column 'sql'), clickhouse-connect, same user, timed in turn with "

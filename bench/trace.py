@@ -26,6 +26,7 @@ import orjson
 from ve_analytics.api.coverage import Coverage, resolve
 from ve_analytics.api.curation import CURATION_DOCUMENT, LATEST_CURATION, Curation, CurationFollower
 from ve_analytics.api.cursors import codec_for
+from ve_analytics.api.pipeline import selected_chains
 from ve_analytics.api.routes import Family, RequestContext, Route
 from ve_analytics.api.snapshots import LATEST_SNAPSHOT, LATEST_SNAPSHOTS, Snapshot
 from ve_analytics.api.sql import JSON_FORMAT, JSON_SETTINGS, QueryBook, to_dicts
@@ -119,7 +120,7 @@ def trace_route(family: Family, url: str, client: Any, settings: Any) -> tuple[R
     book = RecordingBook(family.name)
     params = ParamParser(route.params).parse(query_string, path_args)
     snapshot = resolve_snapshot(client, book, family.chain_id) if route.snapshot and not route.multichain else None
-    selected = (params["chainId"],) if "chainId" in params else params.get("chainIds") or ()  # api/pipeline.py _selected
+    selected = selected_chains(params)
     covered = resolve_coverage(client, book, settings, selected, route) if route.multichain else None
     cursors = codec_for(settings.cursor_secrets) if route.paginated else None  # the API's own secrets (VEA_DATA_DIR)
     app = SimpleNamespace(ctx=SimpleNamespace(client=client, settings=settings, cursors=cursors))

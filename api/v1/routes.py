@@ -17,7 +17,7 @@ from .route_parts import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, HEALTH_SECONDS, MARKE
 from .schemas import SCHEMAS
 from .token_routes import ROUTES as TOKEN_ROUTES, SCHEMAS as TOKEN_SCHEMAS
 
-CONTRACT_VERSION = "0.1.0"
+CONTRACT_VERSION = "0.2.0"  # 0.2.0: token detail and price routes (additive)
 ALIGNMENT = Param("alignment", "enum", "rolling: periods end at each chain's latest completed hourly bucket; utc: "
                   "calendar periods shared by every chain, the running one clipped and marked partial",
                   default="rolling", choices=("rolling", "utc"))
@@ -101,8 +101,10 @@ ROUTES: tuple[Route, ...] = (
 V1_GUIDE = Guide(
     description=(
         "Read-only multichain JSON data of a vote-escrow DEX on chains 56, 4663, 8453, 1 and 5042: chains and their "
-        "coverage, deployments, health, and protocol figures (per chain and totals, rolling windows, hourly and daily "
-        "periods, cumulative volume); more routes land release by release; /openapi.json lists what is served."
+        "coverage, deployments, health, protocol figures (per chain and totals, rolling windows, hourly and daily "
+        "periods, cumulative volume), curation, discovery of pools and tokens, token detail and prices (current, "
+        "batch, trailing changes, price history with a reason for every period without a price); more routes land "
+        "release by release; /openapi.json lists what is served."
     ),
     envelope={
         "success": '{"ok": true, "data": <endpoint-specific>, "meta": {"chainIds", "chains": [{"chainId", "state", '
@@ -112,9 +114,10 @@ V1_GUIDE = Guide(
                 "`generatedAt` and `cacheTtlSeconds` are serving times, not chain observations",
     },
     errors={
-        "400": "`invalid_<parameter>` or `unknown_parameter`: fix the request",
+        "400": "`invalid_<parameter>`, `invalid_range` or `unknown_parameter`: fix the request; `invalid_cursor`, "
+               "`cursor_expired` or `price_history_source_changed`: restart the traversal without the cursor",
         "404": "`chain_not_public` (GET /v1/chains lists the public chains), `feature_unsupported` (a selected chain "
-               "lacks the route's feature: see its features in GET /v1/chains) or no such route",
+               "lacks the route's feature: see its features in GET /v1/chains), `token_not_found` or no such route",
         "500": "`<route>_query_failed` or `internal_error`: retry with exponential backoff",
         "503": "`source_unavailable`, `chain_unavailable` (no selected chain has published yet) or `unhealthy`: retry "
                "after the Retry-After header",

@@ -2,12 +2,22 @@
 of chain 56 as revision 1 of generation 1 and writes each day's price_valuation_runs row; a rerun
 of one day that changes nothing keeps every revision; an upstream that revises its prices (the
 devnet's `revise_prices` fault) raises the revision of every changed row, and so does its return
-to the true prices. The reruns touch one older day partition of chain 56 only."""
+to the true prices. A price-history traversal over that day (served by the API) outlives the
+unchanged rerun and answers `price_history_source_changed` after the revising one. The reruns touch
+one older day partition of chain 56 only."""
 from __future__ import annotations
 
+import dataclasses
 import struct
+from datetime import datetime, timezone
+
+import httpx
+import pytest
 
 from orchestration_session import HISTORY_DAYS
+from session_curation import session_source
+from support.api_server import ApiServer
+from support.contract_check import CheckedClient
 from ve_analytics.core.epochs import DAY, HOUR
 from ve_analytics.core.prices import PRICE_GENERATION
 
@@ -16,6 +26,29 @@ FACTOR = 1.01
 REL = 1e-9
 AT = "toDateTime64({t:Int64}, 3, 'UTC')"
 RUN_FIELDS = ("valued_until", "generation", "revision", "tokens", "rows_written", "revised_rows", "read_block")
+
+
+@pytest.fixture(scope="module")
+def api(stack, tmp_path_factory):
+    from ve_analytics.orchestration.curation import materialize_curation
+
+    if not stack.scalar("SELECT count() FROM curation_publications"):  # the route rests on one (any version)
+        materialize_curation(stack.settings, session_source(tmp_path_factory.mktemp("curation")))
+    settings = dataclasses.replace(stack.settings, stale_after_minutes=24 * 60, api_workers=1)
+    with ApiServer(settings, families=("v1",), log_path=tmp_path_factory.mktemp("api") / "api.log") as server, \
+            httpx.Client(timeout=60) as http:
+        yield CheckedClient(server.url, http)
+
+
+def usdc(stack) -> str:
+    return next(t["address"].lower() for t in stack.deployment(CHAIN)["tokens"] if t["symbol"] == "USDC")
+
+
+def history_page(api, stack, day: int, cursor: str | None = None) -> httpx.Response:
+    """A page of 6 hourly periods of USDC's price history over the rerun day."""
+    iso = [datetime.fromtimestamp(t, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") for t in (day, day + DAY)]
+    query = f"interval=1h&from={iso[0]}&to={iso[1]}&limit=6" + (f"&cursor={cursor}" if cursor else "")
+    return api.get(f"/v1/tokens/{CHAIN}/{usdc(stack)}/price-history?{query}")
 
 
 def close(a: float, b: float) -> bool:
@@ -122,7 +155,7 @@ def test_the_backfill_values_every_hour_as_revision_1_and_records_each_day(stack
         assert all(close(stored[(t, hour)][0], price) for t, price in truth.items()), hour
 
 
-def test_reruns_keep_unchanged_values_and_revise_changed_ones(stack):
+def test_reruns_keep_unchanged_values_and_revise_changed_ones(stack, api):
     day = rerun_day(stack)
     sim = stack.devnet.sim(CHAIN)
     before = valuations(stack, day)
@@ -131,8 +164,12 @@ def test_reruns_keep_unchanged_values_and_revise_changed_ones(stack):
     assert len(changed) > len(before) // 2  # a real revision: most prices move
     restored = False
     try:
-        # an unchanged rerun: every revision kept, nothing revised
+        # an unchanged rerun: every revision kept, nothing revised, a running traversal undisturbed
+        first_page = history_page(api, stack, day).json()
+        assert all(p["observation"]["historical"] for p in first_page["data"]["periods"])  # valuations only
         again, run, meta = rerun(stack, day)
+        second_page = history_page(api, stack, day, first_page["pageInfo"]["nextCursor"])
+        assert second_page.status_code == 200, second_page.text
         assert {k: (v[0], v[1], v[2]) for k, v in again.items()} == {k: (v[0], v[1], v[2]) for k, v in before.items()}
         assert (run["revision"], run["revised_rows"], run["rows_written"]) == (1, 0, len(before))
         assert (meta["price_valuation_runs"], meta["revised_rows"], meta["highest_revision"]) == (1, 0, 1)
@@ -150,6 +187,16 @@ def test_reruns_keep_unchanged_values_and_revise_changed_ones(stack):
         assert run == {"valued_until": day + DAY, "generation": PRICE_GENERATION, "revision": 2, "tokens": tokens,
                        "rows_written": len(before), "revised_rows": len(changed), "read_block": sim.block_at(day + DAY)}
         assert (meta["revised_rows"], meta["highest_revision"]) == (len(changed), 2)
+        # the traversal started before the revision is invalid as a whole
+        third_page = history_page(api, stack, day, second_page.json()["pageInfo"]["nextCursor"])
+        assert third_page.status_code == 400, third_page.text
+        assert third_page.json()["error"]["code"] == "price_history_source_changed"
+        # a new one serves the revised valuations with their revision
+        for period in history_page(api, stack, day).json()["data"]["periods"]:
+            observation = period["observation"]
+            key = (usdc(stack), int(datetime.fromisoformat(period["from"].replace("Z", "+00:00")).timestamp()))
+            assert observation["revision"] == (2 if key in changed else 1), key
+            assert close(float(observation["priceUsd"]), revised_price(before[key][0])), key
 
         # the upstream returns to the true prices: revised once more, the true prices again
         stack.fault("subgraph", "ok", chain_id=CHAIN)
