@@ -30,7 +30,7 @@ from .errors import ApiError
 from .pipeline import blueprint, log_failure
 from .routes import INTERNAL_ERROR, Family, warehouse_client
 from .ratelimit import RateLimiter
-from .snapshots import LATEST_SNAPSHOTS, SnapshotPointer
+from .snapshots import LATEST_SNAPSHOTS, LATEST_VALUATIONS, SnapshotPointer
 from .sql import COMMON, QueryBook
 from ..core.config import Settings
 
@@ -82,10 +82,12 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
     app.ctx.connect = connect
     # the latest snapshot of every chain, refreshed in the background (api/snapshots.py)
     common = QueryBook(COMMON)
-    # and the newest curation publication, when a served route rests on one (api/curation.py)
+    # and the newest curation publication, when a served route rests on one (api/curation.py), and when
+    # each chain's hourly valuations last changed, when one rests on those
     follower = (CurationFollower(common[LATEST_CURATION], common[CURATION_DOCUMENT])
                 if any(route.curation for family in loaded for route in family.routes) else None)
-    app.ctx.snapshots = SnapshotPointer(common[LATEST_SNAPSHOTS], curation=follower)
+    valuations = common[LATEST_VALUATIONS] if any(route.valuations for family in loaded for route in family.routes) else None
+    app.ctx.snapshots = SnapshotPointer(common[LATEST_SNAPSHOTS], curation=follower, valuations=valuations)
     # multichain routes' chains, and which of them serve a route's feature (the chain book's)
     app.ctx.coverages = Coverages(settings.chains, settings.stale_after_minutes * 60,
                                   lambda chain_id, feature: settings.chains[chain_id].supports(feature))

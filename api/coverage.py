@@ -90,12 +90,14 @@ def unsupported(chain_ids: Iterable[int], feature: str, serving: Iterable[int]) 
 
 def resolve(selected: Iterable[int], public: tuple[int, ...], latest: dict[int, Snapshot], now: float,
             stale_seconds: float, feature: str | None = None, serving: tuple[int, ...] = (),
-            curation: Curation | None = None, needs_curation: bool = False) -> Coverage:
+            curation: Curation | None = None, needs_curation: bool = False,
+            valued: dict[int, str] | None = None) -> Coverage:
     """The coverage of `selected` chain ids (empty: every public chain), from the pointer's
     `latest` snapshots at time `now`; 404 `chain_not_public` for an id outside `public`. A route
     of a `feature` covers the `serving` chains (those that support it) by default, and answers
     404 `feature_unsupported` for a selected chain outside them. A route that `needs_curation`
-    rests on the `curation` publication too (503 `curation_unavailable` without one)."""
+    rests on the `curation` publication too (503 `curation_unavailable` without one); one given
+    `valued` (chain -> when its valuations last changed) on those too."""
     chosen = tuple(sorted(set(selected))) or tuple(sorted(serving if feature else public))
     unknown = [c for c in chosen if c not in public]
     if unknown:
@@ -118,6 +120,8 @@ def resolve(selected: Iterable[int], public: tuple[int, ...], latest: dict[int, 
         if curation is None:
             raise curation_unavailable()
         key += (curation.digest,)
+    if valued is not None:
+        key += (tuple((c.chain_id, valued.get(c.chain_id)) for c in chains),)
     digest = hashlib.blake2s(repr(key).encode(), digest_size=12).hexdigest()
     return Coverage(tuple(chains), key, f'W/"cov-{digest}"', curation if needs_curation else None)
 
@@ -137,13 +141,15 @@ class Coverages:
         self._memo: dict[tuple, tuple[Coverage, float]] = {}  # (selected, feature, curation?, version) -> (coverage, valid until)
 
     def get(self, selected: tuple[int, ...], latest: dict[int, Snapshot], version: int, now: float,
-            feature: str | None = None, curation: Curation | None = None, needs_curation: bool = False) -> Coverage:
-        key = (selected, feature, needs_curation, version)
+            feature: str | None = None, curation: Curation | None = None, needs_curation: bool = False,
+            valued: dict[int, str] | None = None) -> Coverage:
+        key = (selected, feature, needs_curation, valued is not None, version)
         hit = self._memo.get(key)
         if hit is not None and now < hit[1]:
             return hit[0]
         serving = tuple(c for c in self.public if self.supports(c, feature)) if feature else ()
-        found = resolve(selected, self.public, latest, now, self.stale_seconds, feature, serving, curation, needs_curation)
+        found = resolve(selected, self.public, latest, now, self.stale_seconds, feature, serving, curation, needs_curation,
+                        valued)
         until = min((c.snapshot.unix + self.stale_seconds for c in found.chains if c.state in WITHIN_LIMIT and c.snapshot),
                     default=math.inf)
         if len(self._memo) >= self.MAX_ENTRIES:

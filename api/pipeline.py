@@ -117,7 +117,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
         if not pointer.current():
             return None
         return app.ctx.coverages.get(selected_chains(params), pointer.latest, pointer.version, time.time(), route.feature,
-                                     _curation(pointer), route.curation)
+                                     _curation(pointer), route.curation, pointer.valued if route.valuations else None)
 
     async def resolve(app: Sanic, params: dict[str, Any]) -> Basis:
         """The snapshot of the family's chain, or the coverage of the chains a multichain route
@@ -127,7 +127,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
             return await pointer.resolve(lambda: warehouse_client(app), chain_id)
         latest = await pointer.every_chain(lambda: warehouse_client(app))
         return app.ctx.coverages.get(selected_chains(params), latest, pointer.version, time.time(), route.feature,
-                                     _curation(pointer), route.curation)
+                                     _curation(pointer), route.curation, pointer.valued if route.valuations else None)
 
     async def endpoint(request: Request, **path_args: str) -> HTTPResponse:
         if request.method == "OPTIONS":

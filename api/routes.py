@@ -67,6 +67,9 @@ class Route:
     feature: str | None = None
     # multichain: the answer rests on the reviewed curation publication too (api/curation.py)
     curation: bool = False
+    # multichain: the answer rests on the chains' hourly price valuations too, which change between
+    # snapshots (ADR 0011): when they last changed joins its cache key and ETag
+    valuations: bool = False
     # the handler's data is the whole body, without the envelope (a wallet-compatible token list)
     raw: bool = False
     # a collection paged by cursor: the body has `pageInfo` (the handler sets ctx.meta["pageInfo"])

@@ -81,6 +81,7 @@ def _utc(value: datetime) -> datetime:
 POINTER_REFRESH_SECONDS = 1.0
 POINTER_STALE_SECONDS = 5.0
 LATEST_SNAPSHOTS = "latest_snapshots"
+LATEST_VALUATIONS = "latest_valuations"  # queries/common/: when each chain's valuations last changed
 
 
 def unavailable() -> ApiError:
@@ -91,11 +92,14 @@ def unavailable() -> ApiError:
 class SnapshotPointer:
     """Per worker: the latest successful snapshot of every chain (see the module docstring)."""
 
-    def __init__(self, query: Query, clock: Callable[[], float] = time.monotonic, curation: Any = None):
+    def __init__(self, query: Query, clock: Callable[[], float] = time.monotonic, curation: Any = None,
+                 valuations: Query | None = None):
         self.query = query
         self.clock = clock
         self.curation = curation  # api.curation.CurationFollower: the newest curation publication, or None
+        self.valuations = valuations  # latest_valuations.sql, when a served route rests on the hourly valuations
         self.latest: dict[int, Snapshot] = {}
+        self.valued: dict[int, str] = {}  # chain -> when its valuations last changed (latest_valuations.sql)
         self.refreshed_at: float | None = None  # clock() of the last successful refresh
         self.version = 0  # increases whenever `latest` changes (api/coverage.py reuses what it resolved until then)
         self._inflight: asyncio.Future[None] | None = None
@@ -112,6 +116,15 @@ class SnapshotPointer:
                 self.version += 1
         if self.curation is not None and await self.curation.refresh(client):
             self.version += 1
+        if self.valuations is not None:
+            try:
+                valued = {int(chain_id): at for chain_id, at in (await client.query(self.valuations.text)).result_rows}
+            except Exception as exc:  # noqa: BLE001 - retried at the next refresh; the snapshots above still count
+                log.warning("valuations refresh failed (%s: %s); keeping the last known", type(exc).__name__, exc)
+            else:
+                if valued != self.valued:
+                    self.valued = valued
+                    self.version += 1
         self.refreshed_at = self.clock()
 
     async def refresh(self, client: Any) -> None:

@@ -89,5 +89,5 @@ ROUTES = (
     Route("/tokens/{chainId}/{tokenAddress}/price-history", "price_history", price_history.page,
           "Price history of a token: a sample or a gap reason per period", ref("V1PriceHistory"), params=PARAMS,
           cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True, feature="pools", curation=True, paginated=True,
-          description=DESCRIPTION, tags=("tokens",), errors=ERRORS),
+          valuations=True, description=DESCRIPTION, tags=("tokens",), errors=ERRORS),
 )

@@ -35,18 +35,20 @@ CURATION_TEXT = " Rests on the reviewed curation publication (`meta.curation`, h
 
 
 def token_route(path: str, name: str, handler, summary: str, schema: str, description: str,
-                params: tuple[Param, ...] = (), errors: tuple[ErrorDoc, ...] = (TOKEN_NOT_FOUND_DOC,)) -> Route:
+                params: tuple[Param, ...] = (), errors: tuple[ErrorDoc, ...] = (TOKEN_NOT_FOUND_DOC,),
+                valuations: bool = True) -> Route:
+    """A token route; one that reads the hourly valuations (`valuations`) is a new answer when they change."""
     return Route(path, name, handler, summary, ref(schema), params=(CHAIN_ID, TOKEN_ADDRESS, *params) if
                  "{tokenAddress}" in path else params, cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True,
                  feature="pools", curation=True, description=description + CURATION_TEXT, tags=("tokens",),
-                 errors=(CHAIN_UNAVAILABLE_DOC, *errors))
+                 errors=(CHAIN_UNAVAILABLE_DOC, *errors), valuations=valuations)
 
 
 ROUTES = (
     token_route("/tokens/{chainId}/{tokenAddress}", "token", tokens.token, "One token", "V1TokenDetail",
                 "The token's metadata and market observations at its chain's published snapshot (the fields of a "
                 "/v1/tokens row, whatever its curation status) and `price`: its canonical observation in that "
-                "snapshot. Supply, market cap and holders are not implied by a price."),
+                "snapshot. Supply, market cap and holders are not implied by a price.", valuations=False),
     token_route("/tokens/{chainId}/{tokenAddress}/prices", "token_prices", tokens.prices, "Current price of one token",
                 "V1TokenPrices", "The token's current price at its chain's published snapshot (`at`), with its age, or "
                 "null with the reason; and the latest canonical observation and historical valuation at or before it."

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import struct
+import time
 from datetime import datetime, timezone
 
 import httpx
@@ -165,7 +166,8 @@ def test_reruns_keep_unchanged_values_and_revise_changed_ones(stack, api):
     restored = False
     try:
         # an unchanged rerun: every revision kept, nothing revised, a running traversal undisturbed
-        first_page = history_page(api, stack, day).json()
+        first = history_page(api, stack, day)
+        first_page = first.json()
         assert all(p["observation"]["historical"] for p in first_page["data"]["periods"])  # valuations only
         again, run, meta = rerun(stack, day)
         second_page = history_page(api, stack, day, first_page["pageInfo"]["nextCursor"])
@@ -191,8 +193,13 @@ def test_reruns_keep_unchanged_values_and_revise_changed_ones(stack, api):
         third_page = history_page(api, stack, day, second_page.json()["pageInfo"]["nextCursor"])
         assert third_page.status_code == 400, third_page.text
         assert third_page.json()["error"]["code"] == "price_history_source_changed"
-        # a new one serves the revised valuations with their revision
-        for period in history_page(api, stack, day).json()["data"]["periods"]:
+        # a new one serves the revised valuations with their revision, under a new ETag once the API's
+        # pointer has seen the new valuation run (its refresh runs every second)
+        deadline = time.monotonic() + 30
+        while (fresh := history_page(api, stack, day)).headers["etag"] == first.headers["etag"]:
+            assert time.monotonic() < deadline, "the revised valuations were not served within 30 s"
+            time.sleep(0.5)
+        for period in fresh.json()["data"]["periods"]:
             observation = period["observation"]
             key = (usdc(stack), int(datetime.fromisoformat(period["from"].replace("Z", "+00:00")).timestamp()))
             assert observation["revision"] == (2 if key in changed else 1), key
