@@ -30,6 +30,7 @@ from ...core.prices import (
 )
 from .discovery import digest, pinned, vector_of
 from .price_observations import observation
+from .token_prices import INVALID_TO, TOKEN_NOT_FOUND
 
 CURSOR_FORMAT = 1
 # Bump when the sample selection or the gap rules change: running traversals then restart.
@@ -37,9 +38,7 @@ POLICY_VERSION = 1
 DEFAULT_SPAN = DAY  # `from` defaults to 24 hours before the end
 EARLIEST = "earliest"
 
-TOKEN_NOT_FOUND = "token_not_found"
 INVALID_RANGE = "invalid_range"
-INVALID_TO = "invalid_to"
 SOURCE_CHANGED = "price_history_source_changed"
 COARSER = {"15m": "1h", "1h": "1d"}
 

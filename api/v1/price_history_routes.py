@@ -12,6 +12,7 @@ from ...core.prices import GAP_REASONS, INTERVALS
 from . import price_history
 from .route_parts import CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS
 from .schemas import CHAIN_ID
+from .token_prices import TOKEN_NOT_FOUND
 
 MAX_PAGE, DEFAULT_PAGE = 500, 200
 CAPS = ", ".join(f"{name}: {cap // DAY} days" for name, (_, cap) in INTERVALS.items())
@@ -32,7 +33,7 @@ PARAMS = (
 
 ERRORS = (
     CHAIN_UNAVAILABLE_DOC,
-    ErrorDoc(404, price_history.TOKEN_NOT_FOUND, "No published snapshot of the chain lists the token and no valuation "
+    ErrorDoc(404, TOKEN_NOT_FOUND, "No published snapshot of the chain lists the token and no valuation "
              "holds it, or the curation publication blocks it."),
     ErrorDoc(400, price_history.INVALID_RANGE, f"from is not before to, or the range is longer than the interval allows "
              f"({CAPS}; the message suggests a coarser interval), or from=earliest on a chain without recorded market "

@@ -24,10 +24,8 @@ from ...core.prices import CURRENT_PRICE_UNAVAILABLE, REFERENCE_PRICE_ZERO
 from .decimals import decimal_text
 from .flows import ANCHOR, span, stamp
 from .protocol import anchors
-from .token_prices import Boundary, PriceAt, prices_at
+from .token_prices import INVALID_TO, Boundary, PriceAt, prices_at
 from .tokens import not_found, token_chain
-
-INVALID_TO = "invalid_to"
 
 
 def comparison(label: str, seconds: int, current: PriceAt, reference: PriceAt, max_age: int) -> dict[str, Any]:

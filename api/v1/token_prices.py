@@ -22,6 +22,7 @@ from ...core.prices import BEFORE_FIRST_MARKET_ACTIVITY, NO_PRICE_OBSERVATION, P
 from . import price_observations
 
 TOKEN_NOT_FOUND = "token_not_found"  # 404, or a batch item's reason: not in the pinned snapshot, or blocked
+INVALID_TO = "invalid_to"  # 400: a `to` boundary later than the server time
 REASONS = (BEFORE_FIRST_MARKET_ACTIVITY, NO_PRICE_OBSERVATION, PRICE_OBSERVATION_TOO_OLD)
 
 
