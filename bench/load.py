@@ -85,6 +85,9 @@ def wrk(binary: str, url: str, *, seconds: int = SECONDS, headers: dict[str, str
 
 
 POINTER_MARK = "argMaxIf(snapshot_at"  # in latest_snapshots.sql, the pointers' refresh
+# the same background refresh follows the curation publication and the hourly valuations
+# (common/latest_curation.sql, curation_document.sql, latest_valuations.sql): not requests' queries
+FOLLOWER_MARKS = ("FROM curation_publications FINAL", "FROM price_valuation_runs")
 
 
 def _body_size(url: str, headers: dict[str, str]) -> int:
@@ -148,7 +151,8 @@ def _lua(text: str) -> str:
 
 def _queries(log: Path | None, offset: int, user: str) -> tuple[dict[tuple, int], int, int]:
     """The `user`'s queries logged after `offset`: counts per (statement, parameters) without the
-    snapshot pointers' refreshes, the number of those refreshes, and the new offset."""
+    snapshot pointers' refreshes (and what they follow), the number of those refreshes, and the new
+    offset."""
     if log is None:
         return {}, 0, offset
     entries, end = read_log(log, offset)
@@ -159,6 +163,8 @@ def _queries(log: Path | None, offset: int, user: str) -> tuple[dict[tuple, int]
             continue
         if POINTER_MARK in e["query"]:
             refreshes += 1
+            continue
+        if any(mark in e["query"] for mark in FOLLOWER_MARKS):
             continue
         key = (e["query"], tuple(sorted(e["parameters"].items())))
         counts[key] = counts.get(key, 0) + 1
