@@ -11,3 +11,8 @@ REFERENCE_SECONDS, MARKET_SECONDS, HEALTH_SECONDS = 300, 60, 0
 
 CHAIN_IDS = Param("chainIds", "chain_ids", "Comma-separated public chain IDs, or all", default="all")
 CHAIN_UNAVAILABLE_DOC = ErrorDoc(503, CHAIN_UNAVAILABLE, "No selected chain has a published snapshot yet.")
+
+
+def windows_param(default: str) -> Param:
+    """The `windows` parameter of the trailing-window routes, with the route's default."""
+    return Param("windows", "windows", "Up to six trailing windows, whole hours or days from 1h to 366d", default=default)

@@ -13,7 +13,7 @@ from .envelope import V1_ENVELOPE
 from .price_observations import SCHEMAS as PRICE_OBSERVATION_SCHEMAS
 from .price_history_routes import ROUTES as PRICE_HISTORY_ROUTES, SCHEMAS as PRICE_HISTORY_SCHEMAS
 from .protocol_schemas import SCHEMAS as PROTOCOL_SCHEMAS
-from .route_parts import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, HEALTH_SECONDS, MARKET_SECONDS, REFERENCE_SECONDS
+from .route_parts import windows_param, CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, HEALTH_SECONDS, MARKET_SECONDS, REFERENCE_SECONDS
 from .schemas import SCHEMAS
 from .token_routes import ROUTES as TOKEN_ROUTES, SCHEMAS as TOKEN_SCHEMAS
 
@@ -21,7 +21,7 @@ CONTRACT_VERSION = "0.2.0"  # 0.2.0: token detail and price routes (additive)
 ALIGNMENT = Param("alignment", "enum", "rolling: periods end at each chain's latest completed hourly bucket; utc: "
                   "calendar periods shared by every chain, the running one clipped and marked partial",
                   default="rolling", choices=("rolling", "utc"))
-WINDOWS = Param("windows", "windows", "Up to six trailing windows, whole hours or days from 1h to 366d", default="24h,7d,30d")
+WINDOWS = windows_param("24h,7d,30d")
 PROTOCOL_DESCRIPTION = (
     " Covers the chains with the `pools` feature (default: all of them; a selected chain without it is 404 "
     "`feature_unsupported`). Each chain's flows are sums of its hourly buckets over spans ending at or before its "

@@ -7,7 +7,7 @@ from ..routes import ErrorDoc, Route
 from ..schema import ref
 from ..validation import Param
 from . import token_changes, tokens
-from .route_parts import CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS
+from .route_parts import CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS, windows_param
 from .token_prices import TOKEN_NOT_FOUND
 from .token_schemas import SCHEMAS  # noqa: F401 - the routes' components, registered with them
 
@@ -58,15 +58,13 @@ ROUTES = (
                 "Per window of whole hours ending at the chain's anchor (its latest hourly bucket completed by the "
                 "published snapshot): the token's volume summed from its hourly volumes, with what it summed (null "
                 "unless every hour is stored), and the price change over the window." + PRICE_TEXT,
-                params=(Param("windows", "windows", "Up to six trailing windows, whole hours or days from 1h to 366d",
-                              default="24h,7d,30d"),)),
+                params=(windows_param("24h,7d,30d"),)),
     token_route("/tokens/{chainId}/{tokenAddress}/price-changes", "token_price_changes", token_changes.price_changes,
                 "Trailing price changes of one token", "V1TokenPriceChanges",
                 "The price at `to` and, per window, the price at `to` minus the window, their observations and ages, "
                 "the signed USD change and the percentage change; a comparison without both prices is unavailable "
                 "(its reason), a zero reference leaves the percentage null." + PRICE_TEXT,
-                params=(Param("windows", "windows", "Up to six trailing windows, whole hours or days from 1h to 366d",
-                              default="24h,7d"), TO)),
+                params=(windows_param("24h,7d"), TO)),
     token_route("/prices", "prices", tokens.batch, "Current prices of several tokens", "V1PriceBatch",
                 "The current price (as /v1/tokens/{chainId}/{tokenAddress}/prices gives it) of each named token at its "
                 "chain's published snapshot; a token the snapshot does not list, or the curation blocks, is an item "
