@@ -35,6 +35,15 @@ def _number(name: str, default: str, cast: type, low: float, high: float | None 
     return value
 
 
+def _replicas() -> int:
+    """CLICKHOUSE_REPLICAS: required with CLICKHOUSE_CLUSTER (every write waits for that many)."""
+    replicas = _number("CLICKHOUSE_REPLICAS", "0", int, 0, 64)
+    if os.environ.get("CLICKHOUSE_CLUSTER") and replicas < 1:
+        raise ValueError("CLICKHOUSE_REPLICAS must be set with CLICKHOUSE_CLUSTER: the number of replicas "
+                         "of the cluster's shard, each of which every write must reach")
+    return replicas
+
+
 @dataclass(frozen=True)
 class Settings:
     data_dir: Path
@@ -92,6 +101,11 @@ class Settings:
     curation_source: Path = Path("curation/curation.json")
     # the oldest a price may be at its boundary to be current or a reference (ADR 0011)
     price_max_age_seconds: int = DEFAULT_MAX_AGE_SECONDS
+    # ClickHouse cluster mode (warehouse/cluster.py, ADR 0012): the cluster the migrations run
+    # ON CLUSTER with replicated engines ('' = one server), and how many replicas every write
+    # must reach before it returns (the insert quorum)
+    clickhouse_cluster: str = ""
+    clickhouse_replicas: int = 0
 
     @property
     def dagster_url(self) -> str:
@@ -169,6 +183,8 @@ class Settings:
             cursor_secrets=load_cursor_secrets(os.environ, data_dir),
             curation_source=Path(_env("CURATION_SOURCE", "curation/curation.json")).resolve(),
             price_max_age_seconds=_number("PRICE_MAX_AGE_SECONDS", str(DEFAULT_MAX_AGE_SECONDS), int, 1, 366 * 86400),
+            clickhouse_cluster=os.environ.get("CLICKHOUSE_CLUSTER", ""),
+            clickhouse_replicas=_replicas(),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -214,6 +230,8 @@ class Settings:
             "VAULT_API_RATE_BURST": str(self.vault_api_rate_burst),
             "CURATION_SOURCE": str(self.curation_source),
             "PRICE_MAX_AGE_SECONDS": str(self.price_max_age_seconds),
+            "CLICKHOUSE_CLUSTER": self.clickhouse_cluster,
+            "CLICKHOUSE_REPLICAS": str(self.clickhouse_replicas),
         }
         for cid, chain in self.chains.items():
             env[f"SUBGRAPH_URL_{cid}"] = chain.subgraph_url

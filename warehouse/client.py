@@ -12,7 +12,8 @@ the embedded chDB one or a production ClickHouse; only `Settings` differ.
 Clients never share a session: `autogenerate_session_id=False`, so concurrent queries through one
 client are independent requests (ClickHouse rejects concurrent queries in one session). Insert
 bodies are lz4-compressed unless the server is on loopback; any keyword argument (compress,
-settings, timeouts...) overrides these defaults.
+settings, timeouts...) overrides these defaults. On a cluster, the read-write user's client carries
+the insert quorum (`warehouse.cluster.quorum_settings`).
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from clickhouse_connect.driver.asyncclient import AsyncClient
 from clickhouse_connect.driver.client import Client
 
 from ..core.config import Settings
+from .cluster import quorum_settings
 
 CONNECT_TIMEOUT = 10
 SEND_RECEIVE_TIMEOUT = 300
@@ -77,6 +79,9 @@ def client_kwargs(settings: Settings, *, user: str = WRITER, database: Any = _UN
     args["send_receive_timeout"] = SEND_RECEIVE_TIMEOUT
     # Compressing inserts (lz4) pays over a network and only costs CPU over loopback.
     args["compress"] = args["host"] not in _LOOPBACK
+    if user == WRITER and quorum_settings(settings):
+        # On a cluster every write waits for every replica (ADR 0012); readers never write.
+        args["settings"] = quorum_settings(settings)
     args.update(kw)
     if args.get("database") in (None, ""):
         args.pop("database", None)  # the user's default database on the server

@@ -11,6 +11,10 @@ names: the client's database is the target. `migrate(settings)`:
    users (the analyst, the API's reader), best effort. The embedded server enforces their
    read-only levels itself.
 
+With CLICKHOUSE_CLUSTER set, every statement runs in its cluster form (`warehouse.cluster`:
+ON CLUSTER, replicated engines) once the server confirms the cluster has one shard of
+CLICKHOUSE_REPLICAS replicas; the recorded checksum stays the file's, whichever form ran.
+
 Two concurrent runs are not coordinated; run migrations from one place (`ve-analytics migrate`).
 """
 from __future__ import annotations
@@ -28,6 +32,7 @@ from clickhouse_connect.driver.exceptions import ClickHouseError as DriverError
 from ..core.config import Settings
 from . import sqlbook
 from .client import get_client
+from .cluster import cluster_name, render_ddl
 
 log = logging.getLogger("warehouse.migrate")
 
@@ -101,11 +106,14 @@ def migrate(settings: Settings, migrations_dir: Path | None = None) -> list[str]
     quoted_db = _identifier(database, "database name")
     migrations = load_migrations(Path(migrations_dir) if migrations_dir is not None else MIGRATIONS_DIR)
 
+    cluster = cluster_name(settings)
     client = get_client(settings, database=None)  # the database may not exist yet
     try:
-        client.command(f"CREATE DATABASE IF NOT EXISTS {quoted_db}")
+        if cluster:
+            check_cluster(client, cluster, settings.clickhouse_replicas)
+        client.command(render_ddl(f"CREATE DATABASE IF NOT EXISTS {quoted_db}", cluster))
         client.database = database
-        client.command(CREATE_MIGRATIONS_TABLE)
+        client.command(render_ddl(CREATE_MIGRATIONS_TABLE.strip(), cluster))
         recorded = {
             row[0]: (row[1], row[2])
             for row in client.query(
@@ -123,7 +131,7 @@ def migrate(settings: Settings, migrations_dir: Path | None = None) -> list[str]
                     )
                 continue
             try:
-                client.command(mig.sql)
+                client.command(render_ddl(mig.sql, cluster))
             except DriverError as exc:
                 raise MigrationError(f"{mig.name}: {exc}") from exc
             client.insert(
@@ -144,6 +152,21 @@ def migrate(settings: Settings, migrations_dir: Path | None = None) -> list[str]
         return applied
     finally:
         client.close()
+
+
+def check_cluster(client, cluster: str, replicas: int) -> None:
+    """The server must know `cluster` as one shard of `replicas` replicas: the insert quorum
+    (every replica) and the unsharded tables (ADR 0012) both rest on that."""
+    shards, found = client.query(
+        "SELECT uniqExact(shard_num), count() FROM system.clusters WHERE cluster = {cluster:String}",
+        parameters={"cluster": cluster},
+    ).result_rows[0]
+    if found == 0:
+        raise MigrationError(f"the server has no cluster {cluster!r} (system.clusters); check CLICKHOUSE_CLUSTER")
+    if shards != 1 or found != replicas:
+        raise MigrationError(f"cluster {cluster!r} has {shards} shard(s) and {found} replica(s); this deployment "
+                             f"expects one shard of CLICKHOUSE_REPLICAS={replicas} (ADR 0012)")
+    log.info("cluster %s: one shard of %d replicas; migrations run ON CLUSTER with replicated engines", cluster, found)
 
 
 def ensure_readers(client, settings: Settings) -> bool:
