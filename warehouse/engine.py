@@ -7,6 +7,11 @@ and settings it carries, so a request only pays a `USE`/`SET` when it differs fr
 user of that connection. A connection whose state cannot be reset is closed instead of reused.
 `add_pool` adds a named pool whose connections open with fixed settings (the limited analyst's,
 warehouse/limits.py).
+
+Server configuration: the engine opens with a ClickHouse config file it writes into its data folder
+at every start (`config.xml`), whose only content is `backups.allowed_path` (the `backups/` folder
+beside the data), so `BACKUP ... TO File('<name>')` works (warehouse/backup.py). chDB loads that
+file once per process, on the first connection: the pools' connections share it.
 """
 from __future__ import annotations
 
@@ -20,12 +25,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
+from xml.sax.saxutils import escape as xml_escape
 
 from .errors import ClickHouseError
 
 log = logging.getLogger("warehouse.server")
 
 DEFAULT_DATABASE = "default"
+CONFIG_FILE = "config.xml"  # written at each start, in the engine's data folder
+BACKUPS_FOLDER = "backups"  # backups.allowed_path: File('<name>') backups land in <data>/backups/<name>
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
@@ -110,6 +118,19 @@ class _Pool:
         return True
 
 
+def write_config(data_path: Path, backups_path: Path) -> Path:
+    """The engine's ClickHouse config file (rewritten at each start): `backups.allowed_path`."""
+    if "?" in str(data_path) or "&" in str(data_path):
+        raise RuntimeError(f"the warehouse data folder may not contain '?' or '&' (chDB's connection string): {data_path}")
+    backups_path.mkdir(parents=True, exist_ok=True)
+    config = data_path / CONFIG_FILE
+    config.write_text(
+        "<!-- Written by ve-analytics at each start of the embedded warehouse; edits are lost. -->\n"
+        f"<clickhouse>\n  <backups>\n    <allowed_path>{xml_escape(str(backups_path))}/</allowed_path>\n  </backups>\n</clickhouse>\n"
+    )
+    return config
+
+
 def _close_quietly(handle: Any) -> None:
     try:
         handle.close()
@@ -127,8 +148,11 @@ class ChdbEngine:
         self.path.mkdir(parents=True, exist_ok=True)
         self._chdb = _chdb
         self._conn_str = str(self.path.resolve())
+        self.backups_path = self.path.resolve() / BACKUPS_FOLDER
+        config = write_config(self.path.resolve(), self.backups_path)
         try:
-            self._base = _chdb.connect(self._conn_str)
+            # chDB reads the config-file value verbatim (it does not percent-decode it)
+            self._base = _chdb.connect(f"{self._conn_str}?config-file={config}")
         except RuntimeError as exc:
             raise RuntimeError(f"cannot open the chDB warehouse at {self.path}: {exc}") from None
         row = self._base.query("SELECT version(), timezone()", "TabSeparated").bytes().decode()
