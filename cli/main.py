@@ -1,6 +1,10 @@
 """`ve-analytics`: one console command with a subcommand per component.
 
     ve-analytics warehouse   embedded ClickHouse-HTTP server backed by chDB
+    ve-analytics warehouse backup [--name NAME] [--disk D | --s3-collection C]
+    ve-analytics warehouse restore --name NAME [--table T ...] [--replace] [--disk D | --s3-collection C]
+                             back up the configured database, restore it or some of its tables
+                             (ClickHouse BACKUP/RESTORE; docs/operations/backup.md)
     ve-analytics migrate     apply warehouse_sql/migrations to the configured ClickHouse
     ve-analytics backfill    materialize the whole upstream history as Dagster backfills
     ve-analytics api         the Sanic API (/api/stats, /api/v1 and /v1 with /openapi.json);
@@ -31,6 +35,36 @@ def _warehouse(settings: Settings, args: argparse.Namespace) -> int:
     from ..warehouse.server import serve
 
     serve(settings, host=args.host, port=args.port, data_dir=Path(args.data_dir) if args.data_dir else None)
+    return 0
+
+
+def _destination(args: argparse.Namespace):
+    from ..warehouse.backup import Destination
+
+    return Destination(disk=args.disk or "", s3_collection=args.s3_collection or "")
+
+
+def _warehouse_backup(settings: Settings, args: argparse.Namespace) -> int:
+    from clickhouse_connect.driver.exceptions import ClickHouseError as ServerError
+    from ..warehouse.backup import BackupError, backup
+
+    try:
+        print(backup(settings, args.name, _destination(args)).line())
+    except (BackupError, ServerError) as exc:
+        log.error("backup failed: %s", exc)
+        return 1
+    return 0
+
+
+def _warehouse_restore(settings: Settings, args: argparse.Namespace) -> int:
+    from clickhouse_connect.driver.exceptions import ClickHouseError as ServerError
+    from ..warehouse.backup import BackupError, restore
+
+    try:
+        print(restore(settings, args.name, args.table or (), replace=args.replace, destination=_destination(args)).line())
+    except (BackupError, ServerError) as exc:
+        log.error("restore failed: %s", exc)
+        return 1
     return 0
 
 
@@ -144,6 +178,21 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--port", type=int)
     w.add_argument("--data-dir")
     w.set_defaults(func=_warehouse)
+    # `ve-analytics warehouse` alone serves; its actions work on the configured warehouse (any server)
+    ws = w.add_subparsers(dest="action", metavar="{backup,restore}")
+    wb = ws.add_parser("backup", help="back up the configured database (BACKUP DATABASE)")
+    wb.add_argument("--name", help="backup name (default <database>-<UTC time>)")
+    wr = ws.add_parser("restore", help="restore the database, or some of its tables, from a backup")
+    wr.add_argument("--name", required=True, help="the backup's name")
+    wr.add_argument("--table", action="append", metavar="T", help="restore only this table (repeatable)")
+    wr.add_argument("--replace", action="store_true",
+                    help="replace tables that exist (default: refuse); without --table, the whole database")
+    for action, func in ((wb, _warehouse_backup), (wr, _warehouse_restore)):
+        where = action.add_mutually_exclusive_group()
+        where.add_argument("--disk", help="a backup disk of the server's configuration (default: File under "
+                                          "the server's backups.allowed_path)")
+        where.add_argument("--s3-collection", help="a named collection of the server holding the S3 URL and keys")
+        action.set_defaults(func=func)
 
     m = sub.add_parser("migrate", help="apply warehouse migrations")
     m.set_defaults(func=_migrate)
