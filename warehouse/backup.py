@@ -7,8 +7,9 @@ through this process (docs/operations/backup.md):
 - `backup(settings, name)`: `BACKUP DATABASE <db> TO <destination>`, every table with its schema
   and data (schema_migrations, snapshot_runs, curation_publications included).
 - `restore(settings, name, tables=...)`: `RESTORE TABLE <db>.<t>, ... FROM <destination>`, or
-  the whole database. Restoring over a table that exists is refused unless `replace=True`, which
-  drops it first: a restore never appends to or mixes with what is there.
+  the whole database. Restoring over a table that exists is refused unless `replace=True` (a
+  table is restored beside it and swapped in; the whole database is dropped and restored once the
+  backup is proved to open): a restore never appends to or mixes with what is there.
 
 Where backups go (`Destination`): on the embedded warehouse `File('<name>')`, under its
 `backups.allowed_path` (`<data>/warehouse/backups/<name>`, warehouse/engine.py); on a production
