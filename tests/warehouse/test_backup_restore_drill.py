@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import os
 import re
 import shutil
@@ -83,33 +82,16 @@ def _answer(r: httpx.Response) -> tuple[int, str | None, bytes]:
     return r.status_code, r.headers.get("etag"), GENERATED_AT.sub(b'"generatedAt":"(serving time)"', r.content)
 
 
-# /v1/protocol's windows are Float64 sums over hourly rows: the engine adds the parts' partial sums
-# in the order its threads finish, so their last digit can change from one computation to the next
-# (1e-16 relative) on the same rows. That route's body is compared as JSON with floats to 1e-12.
-FLOAT_SUM_ROUTES = {"/v1/protocol"}
-
-
-def _same(a, b) -> bool:
-    if isinstance(a, float) and isinstance(b, float):
-        return math.isclose(a, b, rel_tol=1e-12)
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return a == b
-
-
 def _where(a: bytes, b: bytes) -> str:
     i = next((j for j in range(min(len(a), len(b))) if a[j] != b[j]), min(len(a), len(b)))
     return f"at byte {i}: {a[max(0, i - 100):i + 40]!r} != {b[max(0, i - 100):i + 40]!r}"
 
 
 def assert_same_answers(after: dict, before: dict) -> None:
-    """Status and ETag identical everywhere; bodies identical byte for byte (FLOAT_SUM_ROUTES: JSON)."""
+    """Status, ETag and body identical byte for byte on every route."""
     assert {p: a[:2] for p, a in after.items()} == {p: a[:2] for p, a in before.items()}
-    differ = [p for p in before if p not in FLOAT_SUM_ROUTES and after[p][2] != before[p][2]]
+    differ = [p for p in before if after[p][2] != before[p][2]]
     assert not differ, "\n".join(f"{p}: {_where(after[p][2], before[p][2])}" for p in differ)
-    assert all(_same(json.loads(after[p][2]), json.loads(before[p][2])) for p in FLOAT_SUM_ROUTES)
 
 
 def _fill(settings: Settings, now: int, folder: Path) -> None:

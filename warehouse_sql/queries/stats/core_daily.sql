@@ -14,7 +14,8 @@ FROM
 ) AS calendar
 LEFT JOIN
 (
-    SELECT day, toNullable(sum(volume_usd)) AS volume_usd, toNullable(sum(fees_usd)) AS fees_usd
+    SELECT day, toNullable(arraySum(arraySort(groupArray(volume_usd)))) AS volume_usd,
+           toNullable(arraySum(arraySort(groupArray(fees_usd)))) AS fees_usd
     FROM pool_daily FINAL
     WHERE chain_id = {chain_id:UInt32}
       AND day >  toDate({snapshot_at:DateTime64(3, 'UTC')}, 'UTC') - 90

@@ -2,11 +2,13 @@
 -- buckets in [start, end) and how many buckets it found (a missing bucket is not a zero hour).
 -- Parameters: {chain_ids:Array(UInt32)}, {starts:Array(Int64)}, {ends:Array(Int64)}: the i-th
 -- span is chain_ids[i] over [starts[i], ends[i]) in Unix seconds.
--- One row per span with any bucket (`span` = i); a span without one has no row.
+-- One row per span with any bucket (`span` = i); a span without one has no row. Floats are
+-- summed in ascending order: threads finish in any order, and the same snapshot must give the
+-- same bits (its ETag promises the same bytes).
 SELECT
     span,
-    sum(volume_usd)   AS volume_usd,
-    sum(fees_usd)     AS fees_usd,
+    arraySum(arraySort(groupArray(volume_usd))) AS volume_usd,
+    arraySum(arraySort(groupArray(fees_usd)))   AS fees_usd,
     count()           AS hours
 FROM
 (

@@ -18,7 +18,8 @@ SELECT
 FROM
 (
     SELECT chain_id, intDiv(top - 1 - hour, {period_seconds:UInt32}) AS k,
-           sum(volume_usd) AS volume_usd, sum(fees_usd) AS fees_usd, count() AS hours
+           arraySum(arraySort(groupArray(volume_usd))) AS volume_usd,
+           arraySum(arraySort(groupArray(fees_usd))) AS fees_usd, count() AS hours
     FROM
     (
         SELECT chain_id, toInt64(toUnixTimestamp(hour_start)) AS hour, volume_usd, fees_usd,

@@ -6,7 +6,7 @@
 -- One row per window with any hour (`span` = i, from 1); a window without one has no row.
 SELECT
     span,
-    sum(volume)    AS volume_usd,
+    arraySum(arraySort(groupArray(volume))) AS volume_usd,
     count(volume)  AS hours
 FROM
 (
