@@ -61,7 +61,9 @@ def test_the_instance_yaml_queues_runs_and_is_left_alone_once_the_operators(tmp_
         queue = instance.run_coordinator.get_run_queue_config()
         assert queue.max_concurrent_runs == 5  # 3 for a backfill, room for the schedules and the cron trigger
         assert queue.tag_concurrency_limits == [{"key": "dagster/backfill", "limit": 3},  # two runs per chain at once
-                                                {"key": "ve/chain", "value": {"applyLimitPerUniqueValue": True}, "limit": 2}]
+                                                {"key": "ve/chain", "value": {"applyLimitPerUniqueValue": True}, "limit": 2},
+                                                {"key": "ve/group", "value": "history", "limit": 4},  # a slot left
+                                                {"key": "ve/group", "value": "curation", "limit": 1}]
     finally:
         instance.dispose()
     ensure_instance_dir(dataclasses.replace(settings, backfill_runs=1))  # ours: rewritten
