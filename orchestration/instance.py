@@ -44,6 +44,9 @@ DEQUEUE_INTERVAL_SECONDS = 1
 OTHER_RUNS = 2
 CHAIN_RUNS = 2
 PG_PASSWORD_ENV, PG_URL_ENV = "DAGSTER_PG_PASSWORD", "DAGSTER_PG_URL"  # the Helm chart's name, too
+# The driver dagster-postgres installs (psycopg2); SQLAlchemy 2.1 maps a bare "postgresql://" to
+# psycopg 3, which nothing here installs.
+PG_SCHEME = "postgresql+psycopg2"
 PG_RUN_RETRIES = 2  # DAGSTER_RUN_RETRIES unset: on PostgreSQL storage; the local instance has none
 GROUPS = (SNAPSHOTS, HISTORY, CURATION_GROUP)
 
@@ -67,11 +70,13 @@ storage:
       username: {user}
       password:
         env: {password_env}
+      scheme: "{scheme}"
 """
 
 POSTGRES_URL = """\
 # Runs, event logs and schedules in PostgreSQL (dagster-postgres); the connection URL, password
-# included, is read by every Dagster process from its environment ({url_env}).
+# included, is read by every Dagster process from its environment ({url_env}); it starts with
+# postgresql+psycopg2:// (the driver dagster-postgres installs).
 storage:
   postgres:
     postgres_url:
@@ -155,7 +160,7 @@ def storage_yaml(settings: Settings) -> str:
         quoted = json.dumps  # a JSON string is a YAML double-quoted scalar, whatever it holds
         return POSTGRES_DB.format(host=quoted(settings.dagster_pg_host), port=settings.dagster_pg_port,
                                   db=quoted(settings.dagster_pg_db), user=quoted(settings.dagster_pg_user),
-                                  password_env=PG_PASSWORD_ENV)
+                                  password_env=PG_PASSWORD_ENV, scheme=PG_SCHEME)
     return SQLITE
 
 
