@@ -121,7 +121,7 @@ run_retries:
 WHY = {
     HISTORY: "history leaves a slot to the snapshots",
     CURATION_GROUP: "one curation publication at a time",
-    SNAPSHOTS: "snapshots of every chain at once",
+    SNAPSHOTS: "snapshot runs, every chain's together",
 }
 
 
