@@ -4,13 +4,18 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install up test bench clean browser schemas
+.PHONY: install up test bench clean browser schemas postgres
 
 install: $(STAMP)
 
 ## headless browser for tests/api/test_docs_browser.py: Debian's chromium, installed only when missing
 browser:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+
+## PostgreSQL server binaries for tests/orchestration/test_dagster_postgres_instance.py (the Dagster
+## production instance's storage): Debian's postgresql, installed only when missing
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 
 ## the token-list JSON schema wallets load (npm @uniswap/token-lists), for tests/orchestration/test_v1_curation.py
 TOKENLIST_VERSION := 1.0.0-beta.35
@@ -35,7 +40,7 @@ up: install
 	$(PY) -m ve_analytics.cli.main up
 
 ## install and run the whole test suite (servers start on free ports and stop)
-test: install browser schemas
+test: install browser schemas postgres
 	$(PY) -m pytest -q
 
 ## latency ratios and ingestion rates, printed with the dataset size; then the scale bench

@@ -106,6 +106,16 @@ class Settings:
     # must reach before it returns (the insert quorum)
     clickhouse_cluster: str = ""
     clickhouse_replicas: int = 0
+    # Dagster instance storage (orchestration/instance.py): PostgreSQL when DAGSTER_PG_HOST or
+    # DAGSTER_PG_URL is set, else local sqlite. No password is held here: dagster.yaml names
+    # DAGSTER_PG_PASSWORD (or DAGSTER_PG_URL, which carries it) and each Dagster process reads it.
+    dagster_pg_host: str = ""
+    dagster_pg_port: int = 5432
+    dagster_pg_db: str = "dagster"
+    dagster_pg_user: str = "dagster"
+    dagster_pg_url_set: bool = False
+    dagster_run_retries: int = -1  # -1: 2 on PostgreSQL storage, 0 (off) on the local instance
+    dagster_group_runs: str = ""  # "group=limit,...": runs of an asset group at once (instance.py)
 
     @property
     def dagster_url(self) -> str:
@@ -185,6 +195,13 @@ class Settings:
             price_max_age_seconds=_number("PRICE_MAX_AGE_SECONDS", str(DEFAULT_MAX_AGE_SECONDS), int, 1, 366 * 86400),
             clickhouse_cluster=os.environ.get("CLICKHOUSE_CLUSTER", ""),
             clickhouse_replicas=_replicas(),
+            dagster_pg_host=_env("DAGSTER_PG_HOST", ""),
+            dagster_pg_port=_number("DAGSTER_PG_PORT", "5432", int, 1, 65535),
+            dagster_pg_db=_env("DAGSTER_PG_DB", "dagster"),
+            dagster_pg_user=_env("DAGSTER_PG_USER", "dagster"),
+            dagster_pg_url_set=bool(_env("DAGSTER_PG_URL", "")),
+            dagster_run_retries=_number("DAGSTER_RUN_RETRIES", "-1", int, -1, 100),
+            dagster_group_runs=_env("DAGSTER_GROUP_RUNS", ""),
         )
 
     def to_env(self) -> dict[str, str]:
@@ -232,6 +249,12 @@ class Settings:
             "PRICE_MAX_AGE_SECONDS": str(self.price_max_age_seconds),
             "CLICKHOUSE_CLUSTER": self.clickhouse_cluster,
             "CLICKHOUSE_REPLICAS": str(self.clickhouse_replicas),
+            "DAGSTER_PG_HOST": self.dagster_pg_host,  # DAGSTER_PG_URL and the password: secrets
+            "DAGSTER_PG_PORT": str(self.dagster_pg_port),
+            "DAGSTER_PG_DB": self.dagster_pg_db,
+            "DAGSTER_PG_USER": self.dagster_pg_user,
+            "DAGSTER_RUN_RETRIES": str(self.dagster_run_retries),
+            "DAGSTER_GROUP_RUNS": self.dagster_group_runs,
         }
         for cid, chain in self.chains.items():
             env[f"SUBGRAPH_URL_{cid}"] = chain.subgraph_url

@@ -7,6 +7,10 @@ asset catalog, lineage and checks read per chain), its own groups, jobs and sche
 from __future__ import annotations
 
 CHAIN_TAG = "ve/chain"  # on every run of a chain's jobs: which chain it materializes
+# On every run of every job: the kind of asset group it materializes, whatever the chain (the run
+# queue's per-group limits, orchestration/instance.py, count runs by it).
+GROUP_TAG = "ve/group"
+SNAPSHOTS, HISTORY = "snapshots", "history"  # GROUP_TAG values; the curation's is CURATION_GROUP
 # The curation publication covers every chain at once: one asset, group and job of its own.
 CURATION_ASSET, CURATION_GROUP, CURATION_JOB = "curation_publication", "curation", "curation_job"
 

@@ -16,6 +16,13 @@ from .backfill_plan import ChainPlan
 
 
 PRIORITY_TAG = "dagster/priority"  # the run queue starts higher priorities first
+# Set by Dagster's run retries (the instance's `run_retries`): on a failed run that will be launched
+# again, then the id of that retry. Such a failure is not the step's outcome: its retry's is.
+WILL_RETRY_TAG, RETRY_RUN_TAG = "dagster/will_retry", "dagster/auto_retry_run_id"
+
+
+def _retried(run: dict) -> bool:
+    return run["status"] == "FAILURE" and run["tags"].get(WILL_RETRY_TAG) == "true"
 
 
 def fill_priority(plan: ChainPlan) -> str:
@@ -75,7 +82,9 @@ class Step:
             return
         if self.keys is None:
             run = runs_by_id.get(self.id)
-            if run is not None and run["status"] in RUN_FINISHED:
+            if run is not None and _retried(run):
+                self.id = run["tags"].get(RETRY_RUN_TAG) or self.id  # followed once the daemon launched it
+            elif run is not None and run["status"] in RUN_FINISHED:
                 ok = run["status"] == "SUCCESS"
                 self.status, self.done = ("SUCCESS", self.total) if ok else ("FAILURE", 0)
                 if not ok:
@@ -88,7 +97,8 @@ class Step:
         settled = state["status"] in BACKFILL_DONE or (
             partitions and sum(counts.get(s, 0) for s in RUN_FINISHED) == partitions
             and all(r["status"] in RUN_FINISHED for r in self.runs))
-        bad = [r for r in self.runs if r["status"] in ("FAILURE", "CANCELED")]
+        settled = settled and not any(_retried(r) and not r["tags"].get(RETRY_RUN_TAG) for r in self.runs)
+        bad = [r for r in self.runs if r["status"] in ("FAILURE", "CANCELED") and not _retried(r)]
         if state["status"] in BACKFILL_FAILED:
             message = ((state.get("error") or {}).get("message") or "").strip()[:2000]
             self.status, self.error = "FAILURE", f"backfill {self.id} ended {state['status']}{': ' + message if message else ''}"

@@ -5,7 +5,10 @@ publishes the curation (every chain at once).
 A chain's jobs select only that chain's assets, so a slow or failing chain holds up its own runs
 and no other chain's. Both run in process: one run's assets share the readers (block and
 Voter-registry caches) and a run over a partition range is one process, not one subprocess per
-step. Every run carries the `ve/chain` tag.
+step. Every run of a chain's jobs carries the `ve/chain` tag, and every run the `ve/group` tag
+(snapshots, history, curation). Job tags are the one place: Dagster copies them onto every run of
+the job, whoever creates it (schedules, backfills, the cron trigger, the UI, in-process runs), and
+the instance's run queue limits runs by them.
 """
 from __future__ import annotations
 
@@ -13,19 +16,19 @@ from typing import Any
 
 from dagster import AssetSelection, define_asset_job, in_process_executor
 
-from ..core.pipeline_names import (CHAIN_TAG, CURATION_GROUP, CURATION_JOB, history_group, history_job, snapshot_group,
-                                   snapshot_job)
+from ..core.pipeline_names import (CHAIN_TAG, CURATION_GROUP, CURATION_JOB, GROUP_TAG, HISTORY, SNAPSHOTS, history_group,
+                                   history_job, snapshot_group, snapshot_job)
 
 
 def build_jobs(chain_id: int) -> dict[str, Any]:
     """{"snapshot": job, "history": job} of one chain (their assets are its groups)."""
-    tags = {CHAIN_TAG: str(chain_id)}
+    chain = {CHAIN_TAG: str(chain_id)}
     return {
         "snapshot": define_asset_job(
             snapshot_job(chain_id),
             selection=AssetSelection.groups(snapshot_group(chain_id)),
             executor_def=in_process_executor,
-            tags=tags,
+            tags={**chain, GROUP_TAG: SNAPSHOTS},
             description=f"Chain {chain_id}: token, pool, protocol, governance and vault snapshots at 15-minute "
                         "boundaries, then their publication.",
         ),
@@ -33,7 +36,7 @@ def build_jobs(chain_id: int) -> dict[str, Any]:
             history_job(chain_id),
             selection=AssetSelection.groups(history_group(chain_id)),
             executor_def=in_process_executor,
-            tags=tags,
+            tags={**chain, GROUP_TAG: HISTORY},
             description=f"Chain {chain_id}: hourly buckets per pool and protocol for whole UTC days, the daily "
                         "rollups, governance events and vault history.",
         ),
@@ -45,6 +48,7 @@ def build_curation_job() -> Any:
         CURATION_JOB,
         selection=AssetSelection.groups(CURATION_GROUP),
         executor_def=in_process_executor,
+        tags={GROUP_TAG: CURATION_GROUP},
         description="Publishes the reviewed curation (curation/curation.json) once it validates against every "
                     "chain's latest published snapshot: entity rows, then the publication row.",
     )

@@ -61,7 +61,9 @@ def test_the_instance_yaml_queues_runs_and_is_left_alone_once_the_operators(tmp_
         queue = instance.run_coordinator.get_run_queue_config()
         assert queue.max_concurrent_runs == 5  # 3 for a backfill, room for the schedules and the cron trigger
         assert queue.tag_concurrency_limits == [{"key": "dagster/backfill", "limit": 3},  # two runs per chain at once
-                                                {"key": "ve/chain", "value": {"applyLimitPerUniqueValue": True}, "limit": 2}]
+                                                {"key": "ve/chain", "value": {"applyLimitPerUniqueValue": True}, "limit": 2},
+                                                {"key": "ve/group", "value": "history", "limit": 4},  # a slot left
+                                                {"key": "ve/group", "value": "curation", "limit": 1}]
     finally:
         instance.dispose()
     ensure_instance_dir(dataclasses.replace(settings, backfill_runs=1))  # ours: rewritten
@@ -195,6 +197,30 @@ def test_a_failed_backfill_run_fails_the_chain_once_the_others_finished():
     walk(web, [fill], [])
     assert fill.phase == "failed"
     assert "did not succeed (b1r0 FAILURE" in fill.error and "http://dagster.test/runs/b/b1" in fill.error
+
+
+def test_a_run_the_instance_retries_is_followed_to_its_retry():
+    """With run retries (the PostgreSQL instance), a failed run tagged to be retried is not the
+    step's outcome: the retry is, once the daemon launched it (its id lands on the failed run)."""
+    retried = {"dagster/will_retry": "true"}
+
+    class Retrying(FakeWeb):
+        def runs(self, run_ids=None, **_):
+            self.polls += 1
+            answers = {"run-1": {**retried, "dagster/auto_retry_run_id": "retry-1"} if self.polls > 2 else retried}
+            return [{"runId": rid, "status": "SUCCESS", "tags": {}} if rid.startswith("retry-") else
+                    {"runId": rid, "status": "FAILURE", "tags": answers[rid]} if rid in answers else
+                    super(Retrying, self).runs([rid])[0] for rid in run_ids]
+
+        def backfill_runs(self, backfill_id):  # a run retried within the backfill, and its retry
+            return [{"runId": f"{backfill_id}r0", "status": "FAILURE",
+                     "tags": {**retried, "dagster/auto_retry_run_id": f"{backfill_id}r1"}},
+                    {"runId": f"{backfill_id}r1", "status": "SUCCESS", "tags": {}}]
+
+    fill = ChainFill(plan())
+    walk(Retrying(), [fill], [])
+    assert fill.phase == "done" and not fill.error
+    assert fill.summary()["history_run_ids"][0] == "retry-1"
 
 
 def test_a_backfill_the_daemon_failed_names_its_error():
