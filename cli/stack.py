@@ -187,8 +187,9 @@ class Stack:
         self.log_dir = log_dir
         self.services: list[Service] = []
 
-    def _service(self, name: str, argv: list[str], ready_url: str | None, secrets: tuple[str, ...]) -> Service:
-        svc = Service(name, argv, ready_url, log_path=self.log_dir / f"{name}.log", secrets=secrets)
+    def _service(self, name: str, argv: list[str], ready_url: str | None, secrets: tuple[str, ...],
+                 env: dict[str, str] | None = None) -> Service:
+        svc = Service(name, argv, ready_url, env=env or {}, log_path=self.log_dir / f"{name}.log", secrets=secrets)
         log.info("starting %s (log: %s)", name, svc.log_path)
         svc.start(timeout=300)
         self.services.append(svc)
@@ -236,10 +237,13 @@ class Stack:
 
         def serve() -> None:
             self.publish_curation()
-            self._service("api", cli("api"), f"http://{s.api_host}:{s.api_port}/api/stats/openapi.json", API_SECRETS)
+            # the warehouse named, and the secrets the APIs use as files: they generate nothing
+            api_env = {"CLICKHOUSE_URL": s.clickhouse_url, **s.secret_env(API_SECRETS)}
+            self._service("api", cli("api"), f"http://{s.api_host}:{s.api_port}/api/stats/openapi.json", API_SECRETS,
+                          api_env)
             # the vault data API also runs on its own port, as it would on its own host in production
             self._service("vault-api", cli("vault-api"), f"http://{s.vault_api_host}:{s.vault_api_port}/api/v1/openapi.json",
-                          API_SECRETS)
+                          API_SECRETS, api_env)
             if on_fresh is not None:
                 on_fresh()
 
