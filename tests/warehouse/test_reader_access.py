@@ -13,7 +13,6 @@ from urllib.parse import urlencode
 import pytest
 import urllib3
 
-from conftest import ANALYST_PASSWORD, ANALYST_USER, RW_PASSWORD, RW_USER
 from ve_analytics.warehouse import sqlbook
 from ve_analytics.warehouse.client import API, get_client
 from ve_analytics.warehouse.migrate import migrate
@@ -51,13 +50,17 @@ def post(wh, user: tuple[str, str], sql: str, params: dict | None = None, method
 
 def readers(wh) -> dict[str, tuple[str, str]]:
     s = wh.settings
-    return {"analyst": (ANALYST_USER, ANALYST_PASSWORD), "api": (s.api_reader_user, s.api_reader_password)}
+    return {"analyst": (s.analyst_user, s.analyst_password), "api": (s.api_reader_user, s.api_reader_password)}
+
+
+def writer(wh) -> tuple[str, str]:
+    return wh.settings.clickhouse_user, wh.settings.clickhouse_password
 
 
 def test_the_read_write_user_may_read_a_file(wh):
-    r = post(wh, (RW_USER, RW_PASSWORD), f"SELECT * FROM file({LINES})")
+    r = post(wh, writer(wh), f"SELECT * FROM file({LINES})")
     assert r.status == 200 and r.data.decode() == Path(HOSTNAME).read_text()
-    r = post(wh, (RW_USER, RW_PASSWORD), f"SELECT file('{HOSTNAME}') FORMAT TSVRaw")
+    r = post(wh, writer(wh), f"SELECT file('{HOSTNAME}') FORMAT TSVRaw")
     assert r.status == 200 and r.data.decode().rstrip("\n") == Path(HOSTNAME).read_text().rstrip("\n")
 
 
