@@ -1,4 +1,9 @@
-"""Start, watch and stop the stack's server processes (used by `up` and by the test suite)."""
+"""Start, watch and stop the stack's server processes (used by `up` and by the test suite).
+
+A child's environment is the caller's plus the service's own, with every secret value replaced by
+a `NAME_FILE` path (core.secrets.child_environment): no secret is ever in a child's environment or
+argv. `Service.secrets` narrows which secret variables a child gets at all.
+"""
 from __future__ import annotations
 
 import logging
@@ -12,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+
+from ..core.secrets import child_environment
 
 log = logging.getLogger("processes")
 
@@ -48,13 +55,15 @@ class Service:
     env: dict[str, str] = field(default_factory=dict)
     log_path: Path | None = None
     proc: subprocess.Popen | None = None
+    secrets: tuple[str, ...] | None = None  # secret variables it may get (as files); None: all
+
 
     def start(self, timeout: float = 120.0) -> "Service":
         return self.launch().wait_ready(timeout)
 
     def launch(self) -> "Service":
         """Start the process without waiting for it (several can then start at once)."""
-        env = {**os.environ, **self.env}
+        env = child_environment(os.environ, self.env, self.secrets)
         out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.proc = subprocess.Popen(
             self.argv, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True

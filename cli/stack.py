@@ -10,7 +10,11 @@ has its newest snapshot, and starts the API and the vault API on its own port.
 
 `DagsterServices` starts a webserver and a daemon for any Settings (the stack, `ve-analytics
 backfill` when no webserver answers, the test suite): the code location gets the settings through
-environment variables (Settings.to_env), secrets from the caller's own environment.
+environment variables (Settings.to_env) and the read-write password as a file (Settings.secret_env).
+
+Secrets reach every child as `NAME_FILE` paths, never as values (cli.processes), and each child
+only the ones it uses: the warehouse its users' passwords, Dagster the read-write password, the
+APIs the API reader's password, the cron token and the cursor secrets, the devnet none.
 """
 from __future__ import annotations
 
@@ -33,6 +37,10 @@ from .processes import Service, cli
 
 log = logging.getLogger("stack")
 CODE_LOCATION = ["-m", "ve_analytics.orchestration.definitions", "-a", "defs"]
+# the secret variables each kind of child gets (as files)
+WAREHOUSE_SECRETS = ("CLICKHOUSE_PASSWORD", "CLICKHOUSE_ANALYST_PASSWORD", "CLICKHOUSE_API_PASSWORD")
+DAGSTER_SECRETS = ("CLICKHOUSE_PASSWORD",)
+API_SECRETS = ("CLICKHOUSE_API_PASSWORD", "CRON_TOKEN", "CURSOR_SECRETS")
 
 
 def chain_jobs(settings: Settings) -> list[str]:
@@ -86,7 +94,7 @@ class DagsterServices:
         self.services: list[Service] = []
 
     def _start(self, name: str, argv: list[str], ready_url: str | None, env: dict[str, str], timeout: float) -> None:
-        svc = Service(name, argv, ready_url, env=env, log_path=self.log_dir / f"{name}.log")
+        svc = Service(name, argv, ready_url, env=env, log_path=self.log_dir / f"{name}.log", secrets=DAGSTER_SECRETS)
         log.info("starting %s (log: %s)", name, svc.log_path)
         self.services.append(svc)
         svc.start(timeout=timeout)
@@ -104,7 +112,10 @@ class DagsterServices:
         # two alembic heads, after which no process can open the instance.
         with dagster_instance(s):
             pass
-        env = {**s.to_env(), **RUN_CREATION_ENV, **self.env}
+        # the settings' own read-write password, as a file, unless the caller passes one
+        secret = {k: v for k, v in s.secret_env(DAGSTER_SECRETS).items()
+                  if k not in self.env and k.removesuffix("_FILE") not in self.env}
+        env = {**s.to_env(), **secret, **RUN_CREATION_ENV, **self.env}
         bin_dir = Path(sys.executable).parent
         try:
             self._start("dagster-webserver",
@@ -176,8 +187,9 @@ class Stack:
         self.log_dir = log_dir
         self.services: list[Service] = []
 
-    def _service(self, name: str, argv: list[str], ready_url: str | None, env: dict | None = None) -> Service:
-        svc = Service(name, argv, ready_url, env=env or {}, log_path=self.log_dir / f"{name}.log")
+    def _service(self, name: str, argv: list[str], ready_url: str | None, secrets: tuple[str, ...],
+                 env: dict[str, str] | None = None) -> Service:
+        svc = Service(name, argv, ready_url, env=env or {}, log_path=self.log_dir / f"{name}.log", secrets=secrets)
         log.info("starting %s (log: %s)", name, svc.log_path)
         svc.start(timeout=300)
         self.services.append(svc)
@@ -190,7 +202,7 @@ class Stack:
         s = self.settings
         self.log_dir.mkdir(parents=True, exist_ok=True)
         if not os.environ.get("CLICKHOUSE_URL"):
-            self._service("warehouse", cli("warehouse"), f"{s.clickhouse_url}/ping")
+            self._service("warehouse", cli("warehouse"), f"{s.clickhouse_url}/ping", WAREHOUSE_SECRETS)
         if not os.environ.get("CHAIN_BOOK"):
             devnets = devnet_processes()
             # chain 56 has the most to serve (the deepest snapshots, the longest history): two
@@ -200,7 +212,7 @@ class Stack:
                                     "DEVNET_PORT": url.rsplit(":", 1)[1],
                                     "DEVNET_WORKERS": os.environ.get("DEVNET_WORKERS")
                                     or ("2" if cid == str(STATS_CHAIN_ID) else "1")},
-                               log_path=self.log_dir / f"devnet-{cid}.log") for cid, url in devnets]
+                               log_path=self.log_dir / f"devnet-{cid}.log", secrets=()) for cid, url in devnets]
             log.info("starting a devnet per chain (%s): generating their histories in parallel",
                      ", ".join(cid for cid, _ in devnets))
             for svc in started:  # all at once, then waited for
@@ -225,9 +237,13 @@ class Stack:
 
         def serve() -> None:
             self.publish_curation()
-            self._service("api", cli("api"), f"http://{s.api_host}:{s.api_port}/api/stats/openapi.json")
+            # the warehouse named, and the secrets the APIs use as files: they generate nothing
+            api_env = {"CLICKHOUSE_URL": s.clickhouse_url, **s.secret_env(API_SECRETS)}
+            self._service("api", cli("api"), f"http://{s.api_host}:{s.api_port}/api/stats/openapi.json", API_SECRETS,
+                          api_env)
             # the vault data API also runs on its own port, as it would on its own host in production
-            self._service("vault-api", cli("vault-api"), f"http://{s.vault_api_host}:{s.vault_api_port}/api/v1/openapi.json")
+            self._service("vault-api", cli("vault-api"), f"http://{s.vault_api_host}:{s.vault_api_port}/api/v1/openapi.json",
+                          API_SECRETS, api_env)
             if on_fresh is not None:
                 on_fresh()
 

@@ -3,7 +3,8 @@
 Every default points at the embedded local stack (chDB warehouse, devnet upstream); production
 is a matter of setting variables, never of editing code. `Settings.from_env()` is the only
 place that reads os.environ; `Settings.to_env()` is its inverse for the processes the
-project starts with these settings (the Dagster webserver and daemon), secrets excepted.
+project starts with these settings (the Dagster webserver and daemon), secrets excepted: those
+travel as files (`Settings.secret_env`, core.secrets), never as values.
 """
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .chains import STATS_CHAIN_ID, ChainConfig, load_book
-from .cursor_secrets import load_cursor_secrets
+from .cursor_secrets import GENERATED_NAME, load_cursor_secrets
 from .prices import DEFAULT_MAX_AGE_SECONDS
+from .secrets import SecretError, generated_secret, passed_secret_file, read_secret
 from .vaults import VaultConfig
 
 
@@ -44,18 +46,28 @@ def _replicas() -> int:
     return replicas
 
 
+# secret variable -> the Settings field holding it (CURSOR_SECRETS: cursor_secrets, a tuple)
+_SECRET_FIELDS = {
+    "CLICKHOUSE_PASSWORD": "clickhouse_password",
+    "CLICKHOUSE_ANALYST_PASSWORD": "analyst_password",
+    "CLICKHOUSE_API_PASSWORD": "api_reader_password",
+    "CRON_TOKEN": "cron_token",
+}
+SECRET_FIELDS_ORDER = (*_SECRET_FIELDS, "CURSOR_SECRETS")
+
+
 @dataclass(frozen=True)
 class Settings:
     data_dir: Path
     # warehouse: every component speaks clickhouse-connect over HTTP to this URL
     clickhouse_url: str
     clickhouse_user: str
-    clickhouse_password: str
+    clickhouse_password: str = field(repr=False)  # secrets: never in repr (logs, tracebacks)
     clickhouse_database: str
     analyst_user: str
-    analyst_password: str
+    analyst_password: str = field(repr=False)
     api_reader_user: str  # the API's own read-only user (readonly=2: may set output settings)
-    api_reader_password: str
+    api_reader_password: str = field(repr=False)
     warehouse_host: str
     warehouse_port: int
     warehouse_query_log: str  # file the embedded warehouse appends a line per query to; "" = off
@@ -64,7 +76,7 @@ class Settings:
     api_port: int
     api_workers: int
     response_cache_entries: int  # 0 disables the per-snapshot response cache (bench uses it)
-    cron_token: str
+    cron_token: str = field(repr=False)
     production_host: str
     # orchestration
     dagster_home: Path
@@ -116,6 +128,8 @@ class Settings:
     dagster_pg_url_set: bool = False
     dagster_run_retries: int = -1  # -1: 2 on PostgreSQL storage, 0 (off) on the local instance
     dagster_group_runs: str = ""  # "group=limit,...": runs of an asset group at once (instance.py)
+    # secret variable -> the file its value was read from (NAME_FILE, or generated): passed on as is
+    secret_files: dict[str, Path] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def dagster_url(self) -> str:
@@ -143,22 +157,69 @@ class Settings:
     def foundation_wallet(self) -> str:
         return self.chain(STATS_CHAIN_ID).foundation_wallet
 
+    def secret_env(self, names: tuple[str, ...] = SECRET_FIELDS_ORDER) -> dict[str, str]:
+        """`NAME_FILE` for each of these secret variables that has a value: the file it came from
+        when that still holds it, else a private copy under `<data_dir>/secrets/passed/`."""
+        env = {}
+        for name in names:
+            value = self._secret_value(name)
+            if not value:
+                continue
+            source = self.secret_files.get(name)
+            try:
+                if source is not None and read_secret({f"{name}_FILE": str(source)}, name) == value:
+                    env[f"{name}_FILE"] = str(source)
+                    continue
+            except SecretError:
+                pass  # gone or unreadable: pass a copy
+            env[f"{name}_FILE"] = str(passed_secret_file(self.data_dir, name, value))
+        return env
+
+    def _secret_value(self, name: str) -> str:
+        if name == "CURSOR_SECRETS":
+            return "\n".join(self.cursor_secrets)
+        return getattr(self, _SECRET_FIELDS[name])
+
     @classmethod
     def from_env(cls) -> "Settings":
         data_dir = Path(_env("VEA_DATA_DIR", ".data")).resolve()
         chain_book = Path(_env("CHAIN_BOOK", str(data_dir / "chain-book.json"))).resolve()
         warehouse_host = _env("WAREHOUSE_HOST", "127.0.0.1")
         warehouse_port = int(_env("WAREHOUSE_PORT", "8123"))
+        files: dict[str, Path] = {}
+        # the embedded warehouse (no CLICKHOUSE_URL): its users' machine passwords are generated
+        embedded = not os.environ.get("CLICKHOUSE_URL")
+
+        def secret(name: str, default: str, generated: str | None = None) -> str:
+            value = read_secret(os.environ, name)
+            if value is not None:
+                if os.environ.get(f"{name}_FILE"):
+                    files[name] = Path(os.environ[f"{name}_FILE"]).resolve()
+                return value
+            if generated is None or not embedded:
+                return default
+            try:
+                value, files[name] = generated_secret(data_dir, generated)
+            except OSError as exc:
+                raise SecretError(f"{name}: {data_dir / 'secrets' / generated} cannot be created ({exc.strerror}); "
+                                  f"set {name} or {name}_FILE") from None
+            return value
+
+        cursor_secrets = load_cursor_secrets(os.environ, data_dir)
+        if os.environ.get("CURSOR_SECRETS_FILE"):
+            files["CURSOR_SECRETS"] = Path(os.environ["CURSOR_SECRETS_FILE"]).resolve()
+        elif not os.environ.get("CURSOR_SECRETS"):
+            files["CURSOR_SECRETS"] = data_dir / GENERATED_NAME
         return cls(
             data_dir=data_dir,
             clickhouse_url=_env("CLICKHOUSE_URL", f"http://{warehouse_host}:{warehouse_port}"),
             clickhouse_user=_env("CLICKHOUSE_USER", "default"),
-            clickhouse_password=_env("CLICKHOUSE_PASSWORD", ""),
+            clickhouse_password=secret("CLICKHOUSE_PASSWORD", "", generated="clickhouse-password"),
             clickhouse_database=_env("CLICKHOUSE_DATABASE", "ve_analytics"),
             analyst_user=_env("CLICKHOUSE_ANALYST_USER", "analyst"),
-            analyst_password=_env("CLICKHOUSE_ANALYST_PASSWORD", "analyst"),
+            analyst_password=secret("CLICKHOUSE_ANALYST_PASSWORD", "analyst"),
             api_reader_user=_env("CLICKHOUSE_API_USER", "api"),
-            api_reader_password=_env("CLICKHOUSE_API_PASSWORD", "api"),
+            api_reader_password=secret("CLICKHOUSE_API_PASSWORD", "api", generated="clickhouse-api-password"),
             warehouse_host=warehouse_host,
             warehouse_port=warehouse_port,
             warehouse_query_log=_env("WAREHOUSE_QUERY_LOG", ""),
@@ -166,7 +227,7 @@ class Settings:
             api_port=int(_env("API_PORT", "8000")),
             api_workers=int(_env("API_WORKERS", str(os.cpu_count() or 1))),  # one per core
             response_cache_entries=int(_env("API_RESPONSE_CACHE_ENTRIES", "4096")),
-            cron_token=_env("CRON_TOKEN", ""),
+            cron_token=secret("CRON_TOKEN", ""),
             production_host=_env("PRODUCTION_HOST", "https://api.example.org"),
             dagster_home=Path(_env("DAGSTER_HOME", str(data_dir / "dagster"))).resolve(),
             dagster_port=int(_env("DAGSTER_PORT", "3000")),
@@ -190,7 +251,7 @@ class Settings:
             analyst_max_concurrent_queries=_number("ANALYST_MAX_CONCURRENT_QUERIES", "1", int, 0),
             analyst_max_threads=_number("ANALYST_MAX_THREADS", "1", int, 0, 1024),
             analyst_os_thread_priority=_number("ANALYST_OS_THREAD_PRIORITY", "19", int, 0, 19),
-            cursor_secrets=load_cursor_secrets(os.environ, data_dir),
+            cursor_secrets=cursor_secrets,
             curation_source=Path(_env("CURATION_SOURCE", "curation/curation.json")).resolve(),
             price_max_age_seconds=_number("PRICE_MAX_AGE_SECONDS", str(DEFAULT_MAX_AGE_SECONDS), int, 1, 366 * 86400),
             clickhouse_cluster=os.environ.get("CLICKHOUSE_CLUSTER", ""),
@@ -202,14 +263,15 @@ class Settings:
             dagster_pg_url_set=bool(_env("DAGSTER_PG_URL", "")),
             dagster_run_retries=_number("DAGSTER_RUN_RETRIES", "-1", int, -1, 100),
             dagster_group_runs=_env("DAGSTER_GROUP_RUNS", ""),
+            secret_files=files,
         )
 
     def to_env(self) -> dict[str, str]:
         """Environment variables under which `Settings.from_env()` gives these settings back, for a
         process started with them (the Dagster webserver and daemon, whose runs resolve their
-        resources from the environment). Secrets are left out (the ClickHouse and analyst
-        passwords, the cron token, CURSOR_SECRETS): such a process takes them from its own, the
-        deployment's, environment; a generated cursor secret is found again under VEA_DATA_DIR. Chains: the chain book's path plus each chain's endpoints and contracts as
+        resources from the environment). Secrets are left out (the ClickHouse passwords, the cron
+        token, CURSOR_SECRETS): `secret_env` names the files that hold the ones a process needs,
+        or such a process takes them from its own, the deployment's, environment. Chains: the chain book's path plus each chain's endpoints and contracts as
         per-entry overrides (a book entry's vault list comes from the file)."""
         env = {
             "VEA_DATA_DIR": str(self.data_dir) if self.data_dir is not None else "",

@@ -1,18 +1,19 @@
 """Where the API's cursor-signing secrets come from (the first signs, every one verifies).
 
-In order: CURSOR_SECRETS (comma-separated), CURSOR_SECRETS_FILE (one per line, for mounted
-secrets; blank and `#` lines ignored), else a secret generated once into `<data_dir>/cursor-secret`.
-The generated file is written completely under a temporary name and then hard-linked into place,
-which fails if the name exists: API workers started together all end up reading the one winner.
+CURSOR_SECRETS (comma-separated) or CURSOR_SECRETS_FILE (one per line, for mounted secrets;
+blank and `#` lines ignored; both set is an error), else a secret generated once into `<data_dir>/cursor-secret`.
+The generated file is created once (core.secrets.write_once): API workers started together all
+end up reading the one winner.
 Error messages name the source, never a secret's value.
 """
 from __future__ import annotations
 
 import logging
-import os
 import secrets
 from pathlib import Path
 from typing import Mapping
+
+from .secrets import SecretError, write_once
 
 log = logging.getLogger(__name__)
 
@@ -35,30 +36,15 @@ def _checked(found: tuple[str, ...], source: str) -> tuple[str, ...]:
 
 
 def _generated(path: Path) -> tuple[str, ...]:
-    try:
-        return _parse(path.read_text(), None)
-    except FileNotFoundError:
-        pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "w") as out:
-            out.write(secrets.token_urlsafe(32) + "\n")
-            out.flush()
-            os.fsync(out.fileno())
-        try:
-            os.link(temp, path)
-        except FileExistsError:
-            pass  # another process created it first: its secret is the one
-    finally:
-        temp.unlink(missing_ok=True)
-    return _parse(path.read_text(), None)
+    return _parse(write_once(path, secrets.token_urlsafe(32) + "\n"), None)
 
 
 def load_cursor_secrets(env: Mapping[str, str], data_dir: Path) -> tuple[str, ...]:
     """The cursor secrets, first signing. Empty only when none is configured and the data folder
     cannot hold a generated one: the API refuses to start then (api.cursors.codec_for)."""
+    if env.get("CURSOR_SECRETS") and env.get("CURSOR_SECRETS_FILE"):
+        raise SecretError("CURSOR_SECRETS and CURSOR_SECRETS_FILE are both set; set one of them")
     if env.get("CURSOR_SECRETS"):
         return _checked(_parse(env["CURSOR_SECRETS"], ","), "CURSOR_SECRETS")
     if env.get("CURSOR_SECRETS_FILE"):

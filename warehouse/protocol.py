@@ -2,7 +2,8 @@
 
 `Warehouse.execute` authenticates, reads the statement (`warehouse.request`), runs it on an
 engine connection of the user's read-only level (`warehouse.engine`), or for a limited user (the
-analyst, `warehouse.limits`) on its own pool within its concurrency limit, and builds the response
+analyst, `warehouse.limits`) on its own pool within its concurrency limit, a reader's only once
+`warehouse.access` finds it reaches nothing outside the warehouse, and builds the response
 (`warehouse.responses`). A failure is logged in one line and answered in ClickHouse's form.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from urllib.parse import parse_qsl
 
+from .access import ExternalAccessGuard
 from .engine import ChdbEngine
 from .errors import ClickHouseError
 from .limits import Limited
@@ -27,15 +29,20 @@ from .users import User, Users
 
 log = logging.getLogger("warehouse.server")
 
-_SECRET = re.compile(r"(\bBY\s+)'(?:[^'\\]|\\.)*'", re.IGNORECASE)
+# IDENTIFIED [WITH <type>] BY '<password>': the literal, even cut short by a shortened statement
+_SECRET = re.compile(r"(\bBY\s+)'(?:[^'\\]|\\.)*(?:'|\\?\Z)", re.IGNORECASE)
 
 
 def _one_line(sql: str | bytes, limit: int = 300) -> str:
     """A statement for a log line: one line, shortened, passwords (`... BY '...'`) hidden."""
     if isinstance(sql, bytes):
         sql = sql[: limit * 4].decode("utf-8", "replace")
-    text = _SECRET.sub(r"\1'[HIDDEN]'", " ".join(sql[: limit * 4].split()))
+    text = hide_secrets(" ".join(sql[: limit * 4].split()))
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def hide_secrets(text: str) -> str:
+    return _SECRET.sub(r"\1'[HIDDEN]'", text)
 
 
 class Warehouse:
@@ -49,12 +56,14 @@ class Warehouse:
         compress_responses: bool = False,
         limited: dict[str, Limited] | None = None,
         query_log: QueryLog | None = None,
+        guard: ExternalAccessGuard | None = None,
     ):
         self.engine = engine
         self.users = Users(users)
         self.limited = dict(limited or {})  # user name -> its limited pool and concurrency gate
         self.compress_responses = compress_responses
         self.query_log = query_log
+        self.guard = guard  # readers' statements that would reach files or the network are refused
         self.display_name = header_safe(socket.gethostname())
 
     def execute(self, method: str, query_string: str, headers: dict[str, str], body: RequestBody) -> Response:
@@ -79,7 +88,7 @@ class Warehouse:
                 "query %s by %s failed: %s | %s",
                 query_id,
                 user_name,
-                exc.render(self.engine.version).decode("utf-8", "replace").strip(),
+                hide_secrets(exc.render(self.engine.version).decode("utf-8", "replace").strip()),
                 _one_line(sql_for_log) or "<no query>",
             )
             return self.error_response(exc, query_id)
@@ -117,6 +126,9 @@ class Warehouse:
             try:
                 if statement.maybe_multi_statement and self.engine.statement_count(conn, statement.sql) > 1:
                     raise ClickHouseError(62, "SYNTAX_ERROR", "Multi-statements are not allowed")
+                if self.guard is not None and user.readonly:
+                    self.guard.check(user.name, statement.sql, statement.text,
+                                     lambda sql: self._explain(conn, sql, request.query_params))
                 self.engine.prepare(conn, request.database, request.settings)
                 if statement.changes_session:
                     conn.broken = True  # a SET/USE/temporary table would leak into later requests
@@ -131,6 +143,9 @@ class Warehouse:
             result, query_id, fmt if produces else None, request.settings,
             accept_encoding=headers.get("accept-encoding") if compressible else None,
         ), statement.sql
+
+    def _explain(self, conn, sql: str | bytes, params: dict[str, str]) -> str:
+        return self.engine.query(conn, sql, "TabSeparated", params).bytes().decode("utf-8", "replace")
 
     @contextmanager
     def _connection(self, user: User, readonly: int) -> Iterator:

@@ -21,7 +21,10 @@ What is implemented, mirroring ClickHouse's HTTPHandler:
 - Users from Settings: the read-write user and a read-only analyst whose queries run on engine
   connections opened with `readonly=1`, so the engine itself refuses writes (code 164), and with
   the operator's limits (`warehouse.limits`: time, memory, result rows, threads, CPU priority,
-  concurrent queries), which readonly=1 keeps the analyst from lifting.
+  concurrent queries), which readonly=1 keeps the analyst from lifting. Only the read-write user
+  may reach files or the network (table functions such as file() and url(), INTO OUTFILE):
+  `warehouse.access` refuses them to every reader.
+- It listens on 127.0.0.1 unless told otherwise (WAREHOUSE_HOST, --host).
 
 Concurrency: chDB runs queries from different connections of one process in parallel; one
 connection runs one statement at a time and keeps session state (current database, SET
@@ -45,6 +48,7 @@ import threading
 from pathlib import Path
 
 from ..core.config import Settings
+from .access import guard_for
 from .engine import ChdbEngine
 from .handler import WarehouseHTTPServer
 from .limits import limit_analyst
@@ -107,6 +111,7 @@ class WarehouseServer:
             compress_responses=self.compress_responses,
             limited=limit_analyst(self.settings, self.engine),
             query_log=QueryLog(Path(self.settings.warehouse_query_log)) if self.settings.warehouse_query_log else None,
+            guard=guard_for(self.engine),
         )
         try:
             self._httpd = WarehouseHTTPServer((self.host, self._requested_port), warehouse)

@@ -100,8 +100,7 @@ def settings(warehouse, devnet) -> Settings:
         Settings.from_env(),
         data_dir=data_dir,
         clickhouse_url=url,
-        clickhouse_user="default",
-        clickhouse_password="",
+        clickhouse_user="default",  # its password: generated in this process's data folder, which the warehouse inherits
         clickhouse_database="vault_api_test",
         stale_after_minutes=45,
         vault_api_rate_per_second=1000.0,

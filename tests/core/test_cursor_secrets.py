@@ -24,8 +24,10 @@ def test_secrets_file_one_per_line(tmp_path):
     mounted = tmp_path / "mounted"
     mounted.write_text(f"# rotated 2024-06-01\n{B}\n\n{A}\n")
     assert load_cursor_secrets({"CURSOR_SECRETS_FILE": str(mounted)}, tmp_path / "data") == (B, A)
-    # the value wins over the file when both are set
-    assert load_cursor_secrets({"CURSOR_SECRETS": A, "CURSOR_SECRETS_FILE": str(mounted)}, tmp_path) == (A,)
+    # both set is a mistake to correct, not a precedence to guess
+    with pytest.raises(ValueError, match="CURSOR_SECRETS and CURSOR_SECRETS_FILE are both set") as caught:
+        load_cursor_secrets({"CURSOR_SECRETS": A, "CURSOR_SECRETS_FILE": str(mounted)}, tmp_path)
+    assert A not in str(caught.value) and B not in str(caught.value)
 
 
 def test_errors_name_the_source_not_the_secret(tmp_path):

@@ -85,7 +85,10 @@ def stack(tmp_path_factory) -> Stack:
 
     data_dir: Path = tmp_path_factory.mktemp("orchestration")
     port = free_port()
-    env = {"VEA_DATA_DIR": str(data_dir), "WAREHOUSE_PORT": str(port), "WAREHOUSE_HOST": "127.0.0.1"}
+    # the passwords of this process's settings (in-process runs resolve theirs from its environment)
+    base = Settings.from_env()
+    env = {"VEA_DATA_DIR": str(data_dir), "WAREHOUSE_PORT": str(port), "WAREHOUSE_HOST": "127.0.0.1",
+           "CLICKHOUSE_PASSWORD": base.clickhouse_password, "CLICKHOUSE_API_PASSWORD": base.api_reader_password}
     warehouse = Service("warehouse", cli("warehouse"), f"http://127.0.0.1:{port}/ping", env,
                         data_dir / "warehouse.log").start()
     # The devnet runs 20 minutes behind the wall clock, so the partition after its newest
@@ -99,7 +102,7 @@ def stack(tmp_path_factory) -> Stack:
     history = HISTORY_DAYS + (now - now % 3600) % DAY / DAY
     devnet = DevnetServer(seed=SEED, history_days=history, chains=CHAINS, now=now, manual_clock=True).start()
     settings = with_devnet_book(dataclasses.replace(
-        Settings.from_env(),
+        base,
         data_dir=data_dir,
         clickhouse_url=f"http://127.0.0.1:{port}",
         clickhouse_database="vea_orchestration_test",

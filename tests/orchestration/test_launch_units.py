@@ -29,13 +29,14 @@ def test_settings_travel_to_a_dagster_process_through_its_environment_secrets_ex
     chains[56] = dataclasses.replace(chains[56], subgraph_url="http://elsewhere/subgraph")  # a per-run endpoint
     settings = dataclasses.replace(
         base, data_dir=tmp_path, clickhouse_url="http://warehouse:1", clickhouse_database="db", clickhouse_user="w",
-        clickhouse_password="secret", analyst_password="secret2", cron_token="secret3", dagster_home=tmp_path / "home",
+        clickhouse_password="secret", analyst_password="secret2", cron_token="secret3", api_reader_password="secret6", dagster_home=tmp_path / "home",
         dagster_port=3999, snapshot_partition_days=7, history_start="2026-01-01", chain_book=Path(book),
         chains=chains, backfill_runs=3, stale_after_minutes=30, live_cache_seconds=2.5,
         cursor_secrets=("secret4-cursor-key", "secret5-cursor-key"))
     env = settings.to_env()
     assert not {"CLICKHOUSE_PASSWORD", "CLICKHOUSE_ANALYST_PASSWORD", "CRON_TOKEN"} & set(env)
-    assert "secret" not in " ".join(env.values())
+    # (by value: a path such as the checkout's may contain the word)
+    assert not [v for v in env.values() if v == "secret" or any(f"secret{i}" in v for i in range(2, 7))]
     for name in list(os.environ):
         monkeypatch.delenv(name)
     for name, value in env.items():
@@ -43,6 +44,7 @@ def test_settings_travel_to_a_dagster_process_through_its_environment_secrets_ex
     monkeypatch.setenv("CLICKHOUSE_PASSWORD", "secret")  # the deployment's own
     monkeypatch.setenv("CLICKHOUSE_ANALYST_PASSWORD", "secret2")
     monkeypatch.setenv("CRON_TOKEN", "secret3")
+    monkeypatch.setenv("CLICKHOUSE_API_PASSWORD", "secret6")
     monkeypatch.setenv("CURSOR_SECRETS", "secret4-cursor-key,secret5-cursor-key")
     assert Settings.from_env() == settings
 

@@ -200,7 +200,9 @@ def test_serve_runs_in_foreground_and_stops_on_sigterm(tmp_path):
         while not ping(settings):
             assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read().decode()
             time.sleep(0.05)
-        c = get_client(settings, database=None, username="default", password="")
+        # the embedded warehouse's read-write user: the password generated into the data folder
+        password = (tmp_path / "secrets" / "clickhouse-password").read_text().strip()
+        c = get_client(settings, database=None, username="default", password=password)
         assert c.command("SELECT 1 + 1") == 2
         c.close()
     finally:
