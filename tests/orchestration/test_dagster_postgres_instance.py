@@ -112,14 +112,17 @@ def scenario(tmp_path_factory):
     try:
         pg.create_database(PG_DB, PG_USER, PG_PASSWORD)
         port = free_port()
+        base = Settings.from_env()  # the warehouse takes this process's passwords (given as files)
         warehouse = Service("warehouse", cli("warehouse"), f"http://127.0.0.1:{port}/ping",
-                            {"VEA_DATA_DIR": str(data_dir), "WAREHOUSE_PORT": str(port), "WAREHOUSE_HOST": "127.0.0.1"},
+                            {"VEA_DATA_DIR": str(data_dir), "WAREHOUSE_PORT": str(port), "WAREHOUSE_HOST": "127.0.0.1",
+                             "CLICKHOUSE_PASSWORD": base.clickhouse_password,
+                             "CLICKHOUSE_API_PASSWORD": base.api_reader_password},
                             data_dir / "warehouse.log").start()
         services.append(warehouse)
         devnet = DevnetServer(seed=2027, history_days=2, chains=(CHAIN,), manual_clock=False).start()
         services.append(devnet)
         settings = with_devnet_book(dataclasses.replace(
-            Settings.from_env(), data_dir=data_dir, clickhouse_url=f"http://127.0.0.1:{port}",
+            base, data_dir=data_dir, clickhouse_url=f"http://127.0.0.1:{port}",
             clickhouse_database="vea_pg_instance_test", dagster_home=data_dir / "dagster", snapshot_partition_days=0,
             history_start="", dagster_pg_host="127.0.0.1", dagster_pg_port=pg.port, dagster_pg_db=PG_DB,
             dagster_pg_user=PG_USER, dagster_pg_url_set=False, dagster_run_retries=-1, dagster_group_runs="",
