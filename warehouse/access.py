@@ -11,7 +11,9 @@ before a reader's statement runs:
   every other name the engine lists in `system.table_functions` is refused, whatever its case,
   quoting or the comments around it;
 - scalar functions that read files (`file`);
-- `INTO OUTFILE`.
+- `INTO OUTFILE`;
+- the settings that name a file to read or write (`format_schema`, `output_format_schema`...): the
+  engine runs as clickhouse-local does, so their paths are not confined to a schema folder.
 
 Exactness comes from the engine's own parser: the statement's `EXPLAIN AST` names every function
 it calls. The verdict is cached by statement text (the API repeats a few parameterized statements:
@@ -37,6 +39,11 @@ ALLOWED_TABLE_FUNCTIONS = frozenset(name.lower() for name in (
 # Scalar functions that read the machine's files.
 DENIED_SCALAR_FUNCTIONS = frozenset({"file", "catboostevaluate"})
 # The grant a production ClickHouse asks for, by family (README: readers get none of them).
+# Settings whose value is a path the engine reads (schemas, templates) or writes.
+DENIED_READER_SETTINGS = frozenset({
+    "format_schema", "format_template_resultset", "format_template_row", "output_format_schema",
+    "input_format_record_errors_file_path",
+})
 _GRANTS = (("file", "READ ON FILE"), ("filesystem", "READ ON FILE"), ("url", "READ ON URL"),
            ("s3", "READ ON S3"), ("remote", "REMOTE"), ("cluster", "REMOTE"))
 _EXPLAIN = "EXPLAIN AST "
@@ -85,6 +92,12 @@ class ExternalAccessGuard:
             raise access_denied(user, "INTO OUTFILE")
         if verdict is not None:
             raise access_denied(user, f"The function {verdict}() (grant {_grant(verdict)})")
+
+    def check_settings(self, user: str, settings: Iterable[str]) -> None:
+        """Raise ACCESS_DENIED if a reader sets a setting that names a file (DENIED_READER_SETTINGS)."""
+        for name in settings:
+            if name.lower() in DENIED_READER_SETTINGS:
+                raise access_denied(user, f"The setting {name} (a file path)")
 
     def _judge(self, sql: str | bytes, text: str, explain: Callable[[str | bytes], str]) -> str | None:
         lowered = text.lower()

@@ -127,6 +127,7 @@ class Warehouse:
                 if statement.maybe_multi_statement and self.engine.statement_count(conn, statement.sql) > 1:
                     raise ClickHouseError(62, "SYNTAX_ERROR", "Multi-statements are not allowed")
                 if self.guard is not None and user.readonly:
+                    self.guard.check_settings(user.name, request.settings)
                     self.guard.check(user.name, statement.sql, statement.text,
                                      lambda sql: self._explain(conn, sql, request.query_params))
                 self.engine.prepare(conn, request.database, request.settings)

@@ -126,3 +126,17 @@ def test_the_apis_route_files_run_as_its_reader(api_settings):
                              ("vaults/gauge_aprs.sql", {"chain_id": 56})]:
             sql = sqlbook.sql(f"queries/{path}").text
             assert client.query(sql, parameters=params).result_rows == [], path
+
+
+@pytest.mark.parametrize("setting", ["format_schema", "FORMAT_TEMPLATE_ROW", "format_template_resultset",
+                                     "output_format_schema", "input_format_record_errors_file_path"])
+def test_readers_cannot_name_a_file_in_a_setting(wh, setting, tmp_path):
+    target = tmp_path / "schema.proto"
+    r = post(wh, readers(wh)["api"], "SELECT 1", {setting: str(target)})
+    assert r.status == 403 and r.headers["X-ClickHouse-Exception-Code"] == "497", r.data[:300]
+    assert f"The setting {setting} (a file path)".encode() in r.data
+    assert not target.exists()
+    # an output setting, what readonly = 2 is for, still applies
+    r = post(wh, readers(wh)["api"], "SELECT toUInt64(1) AS n FORMAT JSONEachRow",
+             {"output_format_json_quote_64bit_integers": "1"})
+    assert r.status == 200 and r.data == b'{"n":"1"}\n'
