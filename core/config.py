@@ -15,7 +15,7 @@ from pathlib import Path
 from .chains import STATS_CHAIN_ID, ChainConfig, load_book
 from .cursor_secrets import GENERATED_NAME, load_cursor_secrets
 from .prices import DEFAULT_MAX_AGE_SECONDS
-from .secrets import SecretError, generated_secret, passed_secret_file, read_secret
+from .secrets import SecretSources, secret_file_env
 from .vaults import VaultConfig
 
 
@@ -158,22 +158,8 @@ class Settings:
         return self.chain(STATS_CHAIN_ID).foundation_wallet
 
     def secret_env(self, names: tuple[str, ...] = SECRET_FIELDS_ORDER) -> dict[str, str]:
-        """`NAME_FILE` for each of these secret variables that has a value: the file it came from
-        when that still holds it, else a private copy under `<data_dir>/secrets/passed/`."""
-        env = {}
-        for name in names:
-            value = self._secret_value(name)
-            if not value:
-                continue
-            source = self.secret_files.get(name)
-            try:
-                if source is not None and read_secret({f"{name}_FILE": str(source)}, name) == value:
-                    env[f"{name}_FILE"] = str(source)
-                    continue
-            except SecretError:
-                pass  # gone or unreadable: pass a copy
-            env[f"{name}_FILE"] = str(passed_secret_file(self.data_dir, name, value))
-        return env
+        """`NAME_FILE` for each of these secret variables that has a value (core.secrets.secret_file_env)."""
+        return secret_file_env(self.data_dir, {name: self._secret_value(name) for name in names}, self.secret_files)
 
     def _secret_value(self, name: str) -> str:
         if name == "CURSOR_SECRETS":
@@ -186,25 +172,10 @@ class Settings:
         chain_book = Path(_env("CHAIN_BOOK", str(data_dir / "chain-book.json"))).resolve()
         warehouse_host = _env("WAREHOUSE_HOST", "127.0.0.1")
         warehouse_port = int(_env("WAREHOUSE_PORT", "8123"))
-        files: dict[str, Path] = {}
         # the embedded warehouse (no CLICKHOUSE_URL): its users' machine passwords are generated
-        embedded = not os.environ.get("CLICKHOUSE_URL")
-
-        def secret(name: str, default: str, generated: str | None = None) -> str:
-            value = read_secret(os.environ, name)
-            if value is not None:
-                if os.environ.get(f"{name}_FILE"):
-                    files[name] = Path(os.environ[f"{name}_FILE"]).resolve()
-                return value
-            if generated is None or not embedded:
-                return default
-            try:
-                value, files[name] = generated_secret(data_dir, generated)
-            except OSError as exc:
-                raise SecretError(f"{name}: {data_dir / 'secrets' / generated} cannot be created ({exc.strerror}); "
-                                  f"set {name} or {name}_FILE") from None
-            return value
-
+        secrets = SecretSources(os.environ, data_dir, generate=not os.environ.get("CLICKHOUSE_URL"))
+        files = secrets.files
+        secret = secrets.get
         cursor_secrets = load_cursor_secrets(os.environ, data_dir)
         if os.environ.get("CURSOR_SECRETS_FILE"):
             files["CURSOR_SECRETS"] = Path(os.environ["CURSOR_SECRETS_FILE"]).resolve()

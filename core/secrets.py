@@ -6,6 +6,8 @@
   `<data_dir>/secrets/` (folder 0700, file 0600). It is written completely under a temporary name
   and then hard-linked into place, which fails if the name exists: processes started together all
   end up reading the one winner.
+- `SecretSources`: Settings' secrets read that way, generated where the embedded warehouse needs
+  them, with the file each came from; `secret_file_env` passes them on as files.
 - `child_environment(inherited, overrides)`: the environment of a process the project starts. A
   secret value never travels in an environment (other processes of the same user can read it in
   /proc/PID/environ, and crash reports and debug dumps print it): each one is written to a 0600
@@ -51,6 +53,49 @@ def read_secret(env: Mapping[str, str], name: str) -> str | None:
     except OSError as exc:
         raise SecretError(f"{name}_FILE {file_name!r} cannot be read: {exc.strerror}") from None
     return text[:-1] if text.endswith("\n") else text
+
+
+class SecretSources:
+    """Reads Settings' secrets from `env` and records the file each came from (`files`), so it
+    can be passed on as is. `generate`: whether a missing secret with a generated file name is
+    created under `<data_dir>/secrets/` (the embedded warehouse's machine passwords)."""
+
+    def __init__(self, env: Mapping[str, str], data_dir: Path, *, generate: bool):
+        self.env, self.data_dir, self.generate = env, data_dir, generate
+        self.files: dict[str, Path] = {}
+
+    def get(self, name: str, default: str, generated: str | None = None) -> str:
+        value = read_secret(self.env, name)
+        if value is not None:
+            if self.env.get(f"{name}_FILE"):
+                self.files[name] = Path(self.env[f"{name}_FILE"]).resolve()
+            return value
+        if generated is None or not self.generate:
+            return default
+        try:
+            value, self.files[name] = generated_secret(self.data_dir, generated)
+        except OSError as exc:
+            raise SecretError(f"{name}: {self.data_dir / SECRETS_DIR / generated} cannot be created "
+                              f"({exc.strerror}); set {name} or {name}_FILE") from None
+        return value
+
+
+def secret_file_env(data_dir: Path, values: Mapping[str, str], sources: Mapping[str, Path]) -> dict[str, str]:
+    """`NAME_FILE` for each secret with a value: the file it came from when that still holds it,
+    else a private copy under `<data_dir>/secrets/passed/`."""
+    env = {}
+    for name, value in values.items():
+        if not value:
+            continue
+        source = sources.get(name)
+        try:
+            if source is not None and read_secret({f"{name}_FILE": str(source)}, name) == value:
+                env[f"{name}_FILE"] = str(source)
+                continue
+        except SecretError:
+            pass  # gone or unreadable: pass a copy
+        env[f"{name}_FILE"] = str(passed_secret_file(data_dir, name, value))
+    return env
 
 
 def secrets_dir(data_dir: Path) -> Path:
