@@ -118,7 +118,8 @@ def test_publishing_writes_the_entities_then_the_publication_and_once_only(stack
 def test_the_command_checks_and_refuses_an_invalid_source(stack, tmp_path, monkeypatch, capsys):
     from ve_analytics.cli.main import main
 
-    for name, value in stack.settings.to_env().items():
+    # the command's environment: the stack's settings, its secrets as files (as `up` passes them)
+    for name, value in {**stack.settings.to_env(), **stack.settings.secret_env()}.items():
         monkeypatch.setenv(name, value)
     before = table_counts(stack)
     assert main(["curation", "publish", "--check", "--source", str(session_source(tmp_path))]) == 0
