@@ -57,7 +57,6 @@ class Service:
     proc: subprocess.Popen | None = None
     secrets: tuple[str, ...] | None = None  # secret variables it may get (as files); None: all
 
-
     def start(self, timeout: float = 120.0) -> "Service":
         return self.launch().wait_ready(timeout)
 
