@@ -4,7 +4,7 @@
 -- Parameters: {chain_id:UInt32}, {snapshot_at:DateTime64(3, 'UTC')}
 SELECT
     toInt64(toUnixTimestamp(epoch))                                   AS epochStart,
-    if(countIf(amount_usd IS NULL) > 0, NULL, sum(amount_usd))        AS totalUsd,
+    if(countIf(amount_usd IS NULL) > 0, NULL, arraySum(arraySort(groupArray(amount_usd)))) AS totalUsd,
     count()                                                           AS count
 FROM bribe_events FINAL
 WHERE chain_id = {chain_id:UInt32}

@@ -10,9 +10,10 @@ WITH
         SELECT
             epoch,
             count()                                                              AS bribe_count,
-            if(countIf(amount_usd IS NULL) > 0, NULL, sum(amount_usd))           AS bribes_usd,
+            if(countIf(amount_usd IS NULL) > 0, NULL, arraySum(arraySort(groupArray(amount_usd)))) AS bribes_usd,
             countIf(is_foundation)                                               AS f_count,
-            if(countIf(is_foundation AND amount_usd IS NULL) > 0, NULL, sumIf(amount_usd, is_foundation)) AS f_usd
+            if(countIf(is_foundation AND amount_usd IS NULL) > 0, NULL,
+               arraySum(arraySort(groupArrayIf(amount_usd, is_foundation))))     AS f_usd
         FROM bribe_events FINAL
         WHERE chain_id = {chain_id:UInt32} AND block_timestamp <= {snapshot_at:DateTime64(3, 'UTC')}
         GROUP BY epoch

@@ -3,6 +3,8 @@
 -- reward claims from the event tables. Always one row; hasSnapshotRow = 0 when the snapshot
 -- has no foundation row (the handler then serves the position as null).
 -- Parameters: {chain_id:UInt32}, {snapshot_at:DateTime64(3, 'UTC')}
+-- USD sums add in ascending order (the same bits every run); with no row they stay NULL, as
+-- sum() of a Nullable column does.
 SELECT
     f.has_row                                      AS hasSnapshotRow,
     f.wallet                                       AS wallet,
@@ -48,8 +50,10 @@ CROSS JOIN
 ) AS a
 CROSS JOIN
 (
-    SELECT count() AS n, sum(amount_usd) AS usd, countIf(amount_usd IS NULL) AS unknown,
-           countIf(recent) AS n_recent, sumIf(amount_usd, recent) AS usd_recent,
+    SELECT count() AS n, if(count(amount_usd) = 0, NULL, arraySum(arraySort(groupArray(amount_usd)))) AS usd,
+           countIf(amount_usd IS NULL) AS unknown, countIf(recent) AS n_recent,
+           if(countIf(recent AND amount_usd IS NOT NULL) = 0, NULL,
+              arraySum(arraySort(groupArrayIf(amount_usd, recent)))) AS usd_recent,
            countIf(recent AND amount_usd IS NULL) AS unknown_recent
     FROM
     (
@@ -60,8 +64,10 @@ CROSS JOIN
 ) AS b
 CROSS JOIN
 (
-    SELECT count() AS n, sum(amount_usd) AS usd, countIf(amount_usd IS NULL) AS unknown,
-           countIf(recent) AS n_recent, sumIf(amount_usd, recent) AS usd_recent,
+    SELECT count() AS n, if(count(amount_usd) = 0, NULL, arraySum(arraySort(groupArray(amount_usd)))) AS usd,
+           countIf(amount_usd IS NULL) AS unknown, countIf(recent) AS n_recent,
+           if(countIf(recent AND amount_usd IS NOT NULL) = 0, NULL,
+              arraySum(arraySort(groupArrayIf(amount_usd, recent)))) AS usd_recent,
            countIf(recent AND amount_usd IS NULL) AS unknown_recent
     FROM
     (

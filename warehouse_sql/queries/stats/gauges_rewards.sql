@@ -6,14 +6,14 @@
 WITH rewards AS
 (
     SELECT epoch, 'bribe' AS reward_kind, token_address, any(token_symbol) AS symbol, any(token_decimals) AS decimals,
-           sum(amount_raw) AS raw, sum(amount_usd) AS usd, countIf(amount_usd IS NULL) AS unknown
+           sum(amount_raw) AS raw, arraySum(arraySort(groupArray(amount_usd))) AS usd, countIf(amount_usd IS NULL) AS unknown
     FROM bribe_events FINAL
     WHERE chain_id = {chain_id:UInt32} AND gauge_address = {gauge_address:String}
       AND block_timestamp <= {snapshot_at:DateTime64(3, 'UTC')}
     GROUP BY epoch, token_address
     UNION ALL
     SELECT epoch, 'fee' AS reward_kind, token_address, any(token_symbol) AS symbol, any(token_decimals) AS decimals,
-           sum(amount_raw) AS raw, sum(amount_usd) AS usd, countIf(amount_usd IS NULL) AS unknown
+           sum(amount_raw) AS raw, arraySum(arraySort(groupArray(amount_usd))) AS usd, countIf(amount_usd IS NULL) AS unknown
     FROM claim_events FINAL
     WHERE chain_id = {chain_id:UInt32} AND gauge_address = {gauge_address:String} AND kind = 'fee'
       AND block_timestamp <= {snapshot_at:DateTime64(3, 'UTC')}

@@ -16,7 +16,7 @@ WITH
     ) AS target,
     bribes AS
     (
-        SELECT pool_address, any(gauge_address) AS gauge, count() AS n, sum(amount_usd) AS usd,
+        SELECT pool_address, any(gauge_address) AS gauge, count() AS n, arraySum(arraySort(groupArray(amount_usd))) AS usd,
                countIf(amount_usd IS NULL) AS unknown
         FROM bribe_events FINAL
         WHERE chain_id = {chain_id:UInt32} AND block_timestamp <= {snapshot_at:DateTime64(3, 'UTC')} AND epoch = target
@@ -31,7 +31,7 @@ WITH
     ),
     fees AS
     (
-        SELECT pool_address, sum(fees_usd) AS usd, count() AS hours
+        SELECT pool_address, arraySum(arraySort(groupArray(fees_usd))) AS usd, count() AS hours
         FROM pool_hourly FINAL
         WHERE chain_id = {chain_id:UInt32}
           AND hour_start >= target AND hour_start < target + toIntervalDay(7)
