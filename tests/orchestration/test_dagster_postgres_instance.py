@@ -134,6 +134,8 @@ def scenario(tmp_path_factory):
             dagster = DagsterServices(settings, data_dir / "logs", port=free_port(), schedules=False)
             services.append(dagster)
             settings = dagster.start().settings
+            # the daemon ticks on the real clock, so this test cannot pin it: the clock is read once
+            # here and the day, the tick and every assertion derive from it (a tick at midnight included)
             now = time.time()
             day = int(now - now % DAY) - DAY
             boundary = int(now - now % QUARTER)
