@@ -7,6 +7,7 @@ import httpx
 import pytest
 from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
+from eth_abi.exceptions import EncodingTypeError, InsufficientDataBytes, NonEmptyPaddingBytes
 from eth_utils import function_signature_to_4byte_selector, to_checksum_address
 
 from ve_analytics.core.chains import MULTICALL3
@@ -67,13 +68,15 @@ def test_aggregate3_calldata_equals_eth_abi(n):
 def test_calldata_cache_keeps_bool_and_int_apart():
     (_, data, _), = encode_calls([(MULTICALL3, "pools(uint256)", (1,), ("address",))])
     assert data[4:] == abi_encode(["uint256"], [1])
-    with pytest.raises(Exception):
+    # a bool is not a uint256, whatever the cache holds for the int 1 (True == 1 in Python)
+    with pytest.raises(EncodingTypeError, match="cannot be encoded by UnsignedIntegerEncoder"):
         encode_calls([(MULTICALL3, "pools(uint256)", (True,), ("address",))])
 
 
 def test_bad_addresses_still_fail_before_any_rpc():
-    for bad in ("0x1234", "not an address", "0x" + "zz" * 20):
-        with pytest.raises(Exception):
+    for bad, says in (("0x1234", "Unknown format '0x1234'"), ("not an address", "must be a hex string"),
+                      ("0x" + "zz" * 20, "must be a hex string")):
+        with pytest.raises(ValueError, match=says):
             encode_calls([(bad, "length()", (), ("uint256",))])
 
 
@@ -86,9 +89,9 @@ def test_decode_aggregate3_equals_eth_abi_and_falls_back_on_odd_layouts():
     # non-zero padding after a sub-call's bytes: not canonical, eth_abi decides (and rejects it)
     bad = bytearray(abi_encode(["(bool,bytes)[]"], [[(True, b"\x01")]]))
     bad[-1] = 1
-    with pytest.raises(Exception):
+    with pytest.raises(NonEmptyPaddingBytes):
         decode_aggregate3(bytes(bad))
-    with pytest.raises(Exception):
+    with pytest.raises(InsufficientDataBytes):
         decode_aggregate3(b"\x00" * 5)
 
 
