@@ -270,7 +270,7 @@ def test_strong_document_etags_differ_per_coding_and_match_any(fetch, path):
             assert r.status == 304 and r.body == b""
             assert r.headers["etag"] == tags[coding] and r.headers["vary"] == "Accept-Encoding"
     other = fetch("GET", path, {"Accept-Encoding": "gzip", "If-None-Match": '"0000-gzip"'})
-    assert other.status == 200
+    assert other.status == 200 and other.decoded() == plain.body and other.headers["etag"] == tags["gzip"]
 
 
 # ------------------------------------------------------------------------------ the memo

@@ -273,7 +273,7 @@ def test_introspection_and_http(devnet_server, sim):
                                    "variables": {"n": 1000}})
         assert r.status_code == 200 and len(r.json()["data"]["poolHourDatas"]) == 1000
         r = client.post(devnet_server.url + "/chains/1/subgraph", json={"query": "{ pools { id } }"})
-        assert r.status_code == 404
+        assert r.status_code == 404 and r.json()["error"] == "unknown chain 1"
 
 
 def test_revise_prices_fault_rewrites_token_hour_prices_until_cleared(devnet_server, sim):

@@ -469,7 +469,7 @@ def test_positions_truth_equals_the_sum_of_interactions(http, w3, sim):
             # the value of floored raw amounts: within a cent of shares x share price
             assert p["valueUsd"] == pytest.approx(shares / 1e18 * row["sharePriceUsd"], abs=0.01)
     r = http.get("/chains/56/truth/vault-positions", params={"user": "nope"})
-    assert r.status_code == 400
+    assert r.status_code == 400 and r.json() == {"error": "user must be a 0x address"}
 
 
 # -- faults ---------------------------------------------------------------------------------------------

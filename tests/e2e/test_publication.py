@@ -82,6 +82,9 @@ def test_warehouse_down_gives_the_500_envelope_then_recovers(fresh):
         assert "Traceback" not in r.text
         health = fresh.get("/api/stats/health")
         assert health.status_code == 503
+        assert health.json()["ok"] is False and health.json()["error"]["code"] == "unhealthy"
     finally:
         fresh.warehouse.start()
-    assert fresh.get("/api/stats/protocol/history?days=23").status_code == 200
+    back = fresh.get("/api/stats/protocol/history?days=23")
+    assert back.status_code == 200, back.text
+    assert back.json()["data"][-1]["snapshotAt"] == back.json()["meta"]["snapshotAt"] == cached.json()["meta"]["snapshotAt"]

@@ -172,6 +172,13 @@ def test_reruns_keep_unchanged_values_and_revise_changed_ones(stack, api):
         again, run, meta = rerun(stack, day)
         second_page = history_page(api, stack, day, first_page["pageInfo"]["nextCursor"])
         assert second_page.status_code == 200, second_page.text
+        # the traversal goes on over the unchanged valuations: 6 further hours, each the stored price
+        first_from = {p["from"] for p in first_page["data"]["periods"]}
+        second_periods = second_page.json()["data"]["periods"]
+        assert len(second_periods) == 6 and not first_from & {p["from"] for p in second_periods}
+        for period in second_periods:
+            key = (usdc(stack), int(datetime.fromisoformat(period["from"].replace("Z", "+00:00")).timestamp()))
+            assert close(float(period["observation"]["priceUsd"]), before[key][0]), key
         assert {k: (v[0], v[1], v[2]) for k, v in again.items()} == {k: (v[0], v[1], v[2]) for k, v in before.items()}
         assert (run["revision"], run["revised_rows"], run["rows_written"]) == (1, 0, len(before))
         assert (meta["price_valuation_runs"], meta["revised_rows"], meta["highest_revision"]) == (1, 0, 1)
