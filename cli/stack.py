@@ -32,7 +32,7 @@ import httpx
 
 from ..core.chains import STATS_CHAIN_ID, load_book
 from ..core.config import Settings
-from ..core.pipeline_names import history_job, snapshot_job
+from ..core.pipeline_names import CATCHUP_SENSOR_PREFIX, history_job, snapshot_job
 from .processes import Service, cli
 
 log = logging.getLogger("stack")
@@ -80,10 +80,11 @@ class DagsterServices:
 
     `settings` (after start) names the webserver (dagster_url). With `schedules=False` the code
     location's schedules are stopped before the daemon starts (a test upstream that runs behind
-    the wall clock must not get the schedules' runs)."""
+    the wall clock must not get the schedules' runs), and so are its catch-up sensors unless
+    `catchup=True` (they would fill every chain's whole snapshot window behind the tests' backs)."""
 
     def __init__(self, settings: Settings, log_dir: Path, *, port: int | None = None,
-                 env: dict[str, str] | None = None, schedules: bool = True):
+                 env: dict[str, str] | None = None, schedules: bool = True, catchup: bool | None = None):
         self.settings = dataclasses.replace(settings, dagster_port=port or settings.dagster_port,
                                             dagster_webserver_url="")
         self.log_dir = Path(log_dir)
@@ -91,6 +92,7 @@ class DagsterServices:
             raise ValueError(f"{self.log_dir}: Dagster removes <DAGSTER_HOME>/logs (its telemetry folder); log elsewhere")
         self.env = env or {}
         self.schedules = schedules
+        self.catchup = schedules if catchup is None else catchup
         self.services: list[Service] = []
 
     def _start(self, name: str, argv: list[str], ready_url: str | None, env: dict[str, str], timeout: float) -> None:
@@ -121,12 +123,13 @@ class DagsterServices:
             self._start("dagster-webserver",
                         [str(bin_dir / "dagster-webserver"), *CODE_LOCATION, "-h", s.dagster_host, "-p", str(s.dagster_port)],
                         f"{s.dagster_url}/server_info", env, timeout)
-            if not self.schedules:
+            if not (self.schedules and self.catchup):
                 jobs = chain_jobs(s)
                 with Webserver(s.dagster_url) as web:
                     web.wait_ready(jobs, timeout=timeout, daemons=False)
-                    stopped = web.stop_schedules(jobs[0]) if jobs else []
-                log.info("schedules stopped: %s", ", ".join(stopped) or "none")
+                    stopped = web.stop_schedules(jobs[0]) if jobs and not self.schedules else []
+                    stopped += web.stop_sensors(jobs[0], CATCHUP_SENSOR_PREFIX) if jobs and not self.catchup else []
+                log.info("schedules and sensors stopped: %s", ", ".join(stopped) or "none")
             self._start("dagster-daemon", [str(bin_dir / "dagster-daemon"), "run", *CODE_LOCATION], None, env, timeout)
         except BaseException:
             self.stop()
