@@ -198,10 +198,11 @@ class Stack:
         self.services.append(svc)
         return svc
 
-    def start(self, backfill_days: int | None = None, *, on_fresh=None) -> None:
+    def start(self, backfill_days: int | None = None, *, on_fresh=None) -> list[int]:
         """Everything up to fresh data on every chain (the APIs answer from then on, `on_fresh` is
         called), then the history and older snapshots filling in behind, with progress lines.
-        A chain that fails is reported and left behind; the others keep serving."""
+        A chain that fails is reported and left behind; the others keep serving. Returns the
+        chains whose backfill is incomplete."""
         s = self.settings
         self.log_dir.mkdir(parents=True, exist_ok=True)
         if not os.environ.get("CLICKHOUSE_URL"):
@@ -250,15 +251,19 @@ class Stack:
             if on_fresh is not None:
                 on_fresh()
 
+        incomplete: list[int] = []
         try:
             backfill(s, days=backfill_days, on_fresh=serve)
             # a long first backfill lets boundaries pass meanwhile, and the schedules only take the
             # newest one: a second pass fills them (it skips everything already published)
             backfill(s, days=backfill_days)
         except BackfillFailed as exc:
-            log.error("backfill incomplete (the other chains are served): %s", exc)
+            incomplete = exc.chains
+            log.error("backfill incomplete on chain(s) %s (the other chains are served): %s",
+                      ", ".join(map(str, incomplete)) or "?", exc)
         if not any(svc.name == "api" for svc in self.services):
             serve()
+        return incomplete
 
     def publish_curation(self) -> None:
         """Publish the curation (CURATION_SOURCE) once every chain has its newest snapshot, through

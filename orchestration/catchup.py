@@ -80,7 +80,7 @@ def build_catchup_sensor(settings: Settings, chain_id: int, snapshot_job) -> Sen
         description=f"Chain {chain_id}: refills the 15-minute snapshots missing in its snapshot window (failed "
                     "runs, skipped boundaries, backfill holes), newest first, once its upstream answers.",
     )
-    def catchup_sensor(context: SensorEvaluationContext, warehouse: WarehouseResource):
+    def catchup(context: SensorEvaluationContext, warehouse: WarehouseResource):
         running = runs_in_progress(context.instance, snapshot_job.name)
         if running:
             return SkipReason(f"{snapshot_job.name} run {running[0]} is in progress")
@@ -96,4 +96,4 @@ def build_catchup_sensor(settings: Settings, chain_id: int, snapshot_job) -> Sen
         context.update_cursor(str(round_))
         return [fill_request(chain_id, first, last, round_) for first, last in fill_pieces(holes, MAX_RUNS_PER_TICK)]
 
-    return catchup_sensor
+    return catchup

@@ -1,0 +1,48 @@
+"""The catch-up sensor's split of missing ranges into runs (orchestration.catchup.fill_pieces),
+against an independent set computation: the pieces cover exactly the missing boundaries (up to
+the limit, newest first), never overlap, and each lies within one snapshot day partition (the
+day D holds D 00:15 .. D+1 00:00)."""
+from __future__ import annotations
+
+import random
+
+from ve_analytics.core.epochs import DAY, QUARTER_HOUR
+from ve_analytics.orchestration.catchup import fill_pieces
+
+T0 = 1_795_000_000 // DAY * DAY  # a UTC midnight
+
+
+def holes_of(missing: set[int]) -> list[tuple[int, int, int]]:
+    """Consecutive runs of `missing`, newest first (the SQL's shape)."""
+    runs: list[list[int]] = []
+    for t in sorted(missing):
+        if runs and runs[-1][-1] == t - QUARTER_HOUR:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    return [(r[0], r[-1], len(r)) for r in reversed(runs)]
+
+
+def partition_day(t: int) -> int:
+    """The start of the day partition holding the snapshot at t (independently: t - 1 s floored)."""
+    return (t - 1) // DAY * DAY
+
+
+def test_pieces_cover_the_missing_boundaries_within_one_day_each_newest_first():
+    rng = random.Random(7)
+    for _ in range(200):
+        window = range(T0 - rng.randrange(1, 9) * DAY, T0 + rng.randrange(0, 96) * QUARTER_HOUR, QUARTER_HOUR)
+        keep = rng.random()
+        missing = {t for t in window if rng.random() > keep}
+        pieces = fill_pieces(holes_of(missing), limit=10_000)
+        covered = [t for first, last in pieces for t in range(first, last + QUARTER_HOUR, QUARTER_HOUR)]
+        assert sorted(covered) == sorted(missing) and len(covered) == len(set(covered))
+        assert all(partition_day(first) == partition_day(last) for first, last in pieces)
+        assert [last for _, last in pieces] == sorted((last for _, last in pieces), reverse=True)
+
+
+def test_the_limit_keeps_the_newest_pieces():
+    missing = set(range(T0 - 3 * DAY + QUARTER_HOUR, T0 + DAY + 1, QUARTER_HOUR))  # four whole day partitions
+    pieces = fill_pieces(holes_of(missing), limit=2)
+    assert pieces == [(T0 + QUARTER_HOUR, T0 + DAY), (T0 - DAY + QUARTER_HOUR, T0)]
+    assert fill_pieces([], limit=4) == []
