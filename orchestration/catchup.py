@@ -1,19 +1,25 @@
-"""Catch-up, per chain: `catchup_sensor_<chain>` refills the 15-minute snapshots the chain missed.
+"""Catch-up, per chain: `catchup_sensor_<chain>` refills the history hours and the 15-minute
+snapshots the chain missed.
 
 The snapshot schedule takes only the boundary that has just passed, and skips it while a snapshot
-run of the chain is in progress; a failed run or backfill leaves its boundaries unpublished. This
-sensor (default RUNNING, every CATCHUP_INTERVAL_SECONDS) brings them back without a manual step:
+run of the chain is in progress; a failed run or backfill leaves its hours or boundaries
+unwritten. This sensor (default RUNNING, every CATCHUP_INTERVAL_SECONDS) brings them back without
+a manual step:
 
-1. while a snapshot run of the chain is in progress it launches nothing (the run may be filling
-   the holes, and two runs of one chain would only compete for its upstream);
+1. while a run of the chain's snapshot or history job, or a backfill of either, is in progress it
+   launches nothing (it may be filling the holes, and runs of one chain would only compete for its
+   upstream);
 2. it probes the upstream (readers.liveness: chain head and subgraph `_meta`, short timeout, one
    try); while it does not answer it launches nothing and says why;
-3. it reads the chain's missing snapshot ranges in its snapshot window from the warehouse
-   (queries/common/snapshot_holes.sql, the same file the health routes serve), with the upstream's
-   now as the window's end minus one 15-minute step: the newest boundary is the schedule's;
-4. it launches at most MAX_RUNS_PER_TICK runs of the chain's snapshot job, each one piece of a
-   range within one day partition, newest first: the routes and the rolling windows read the
-   newest snapshots, and the oldest boundaries are the next to leave the window anyway.
+3. it reads what the chain is missing from the warehouse (queries/common/coverage_holes.sql, the
+   file the health routes serve), with the upstream's now as the windows' end: history hours that
+   had ended by then, snapshot boundaries up to one 15-minute step before (the newest boundary is
+   the schedule's);
+4. history first (the snapshots' rolling windows read it): at most MAX_RUNS_PER_TICK runs of the
+   history job, one missing day each; else at most MAX_RUNS_PER_TICK runs of the snapshot job,
+   each one piece of a missing range within one day partition. Newest first: the routes and the
+   rolling windows read the newest data, and the oldest boundaries are the next to leave the
+   snapshot window anyway.
 
 Each launching tick is a new round (the sensor's cursor); a run's key is its range and round, so a
 tick never launches the same fill twice, while a range whose run failed (the upstream died again)
@@ -24,8 +30,9 @@ from __future__ import annotations
 from typing import Iterable
 
 from dagster import DefaultSensorStatus, RunRequest, SensorDefinition, SensorEvaluationContext, SkipReason, sensor
+from dagster._core.execution.backfill import BulkActionStatus
 
-from ..assets.partitions import day_start_of, snapshot_day_key, snapshot_tags
+from ..assets.partitions import day_key, day_start_of, snapshot_day_key, snapshot_tags
 from ..assets.resources import WarehouseResource
 from ..core.config import Settings
 from ..core.epochs import QUARTER_HOUR, iso
@@ -36,8 +43,9 @@ from .schedules import runs_in_progress
 
 CATCHUP_INTERVAL_SECONDS = 60  # between two evaluations of a chain's sensor
 MAX_RUNS_PER_TICK = 4  # runs (one day partition each) a tick launches at most
-MAX_RANGES_READ = 50  # missing ranges a tick reads (newest first); the rest come in later rounds
-HOLES_SQL = "queries/common/snapshot_holes.sql"
+MAX_RANGES_READ = 50  # missing ranges a tick reads per dataset (newest first); the rest come in later rounds
+HOLES_SQL = "queries/common/coverage_holes.sql"
+TRIGGER = {"trigger": "catchup_sensor"}
 Hole = tuple[int, int, int]  # (first missing, last missing, count), Unix seconds
 
 
@@ -54,46 +62,73 @@ def fill_pieces(holes: Iterable[Hole], limit: int) -> list[tuple[int, int]]:
     return pieces
 
 
-def missing_ranges(client, chain_id: int, depth_days: int, now: int, grace: int, limit: int) -> list[Hole]:
-    """The chain's missing ranges in its window ending at `now` - `grace`, newest first (at most
-    `limit`); none when its first market activity is not known yet."""
+def history_days(holes: Iterable[Hole], limit: int) -> list[str]:
+    """The day partitions of the missing hours (newest first), newest first, at most `limit`."""
+    days: list[str] = []
+    for first, last, _ in holes:
+        for hour in range(last, first - 1, -3600):
+            if len(days) >= limit:
+                return days
+            if day_key(hour) not in days:
+                days.append(day_key(hour))
+    return days
+
+
+def missing_ranges(client, chain_id: int, depth_days: int, now: int) -> dict[str, list[Hole]]:
+    """dataset ("snapshots", "history") -> the chain's missing ranges up to `now`, newest first
+    (at most MAX_RANGES_READ each); empty when its first market activity is not known yet."""
     result = client.query(sqlbook.sql(HOLES_SQL).text, parameters={
-        "chain_ids": [chain_id], "depth_days": [depth_days], "now_ts": int(now), "grace_seconds": int(grace),
-        "max_ranges": limit})
-    rows = list(result.named_results())
-    return [tuple(int(x) for x in r) for r in rows[0]["ranges"]] if rows else []
+        "chain_ids": [chain_id], "depth_days": [depth_days], "now_ts": int(now), "snapshot_grace_seconds": QUARTER_HOUR,
+        "history_grace_seconds": 0, "max_ranges": MAX_RANGES_READ})
+    return {r["dataset"]: [tuple(int(x) for x in h) for h in r["ranges"]] for r in result.named_results()}
 
 
-def fill_request(chain_id: int, first: int, last: int, round_: int) -> RunRequest:
-    return RunRequest(run_key=f"{iso(first)}..{iso(last)}#{round_}", partition_key=snapshot_day_key(last),
-                      tags={**snapshot_tags(first, last), "trigger": "catchup_sensor"})
+def busy(instance, job_names: list[str]) -> str | None:
+    """Why the chain's runs are busy (a run or a backfill of its jobs in progress), else None."""
+    for job in job_names:
+        running = runs_in_progress(instance, job)
+        if running:
+            return f"{job} run {running[0]} is in progress"
+    for backfill in instance.get_backfills(status=BulkActionStatus.REQUESTED, limit=50):
+        if backfill.job_name in job_names:
+            return f"backfill {backfill.backfill_id} of {backfill.job_name} is in progress"
+    return None
 
 
-def build_catchup_sensor(settings: Settings, chain_id: int, snapshot_job) -> SensorDefinition:
+def build_catchup_sensor(settings: Settings, chain_id: int, snapshot_job, history_job) -> SensorDefinition:
     chain = settings.chain(chain_id)
+    jobs = [snapshot_job.name, history_job.name]
 
     @sensor(
         name=catchup_sensor(chain_id),
-        job=snapshot_job,
+        jobs=[snapshot_job, history_job],
         minimum_interval_seconds=CATCHUP_INTERVAL_SECONDS,
         default_status=DefaultSensorStatus.RUNNING,
-        description=f"Chain {chain_id}: refills the 15-minute snapshots missing in its snapshot window (failed "
-                    "runs, skipped boundaries, backfill holes), newest first, once its upstream answers.",
+        description=f"Chain {chain_id}: refills the history hours and the 15-minute snapshots it is missing (failed "
+                    "runs, skipped boundaries, backfill holes), history first, newest first, once its upstream answers.",
     )
     def catchup(context: SensorEvaluationContext, warehouse: WarehouseResource):
-        running = runs_in_progress(context.instance, snapshot_job.name)
-        if running:
-            return SkipReason(f"{snapshot_job.name} run {running[0]} is in progress")
+        why = busy(context.instance, jobs)
+        if why:
+            return SkipReason(why)
         try:
             live = probe_upstream(chain.rpc_url, chain.subgraph_url)
         except UpstreamDown as exc:
             return SkipReason(f"chain {chain_id}: the upstream does not answer, nothing launched ({exc})")
         with warehouse.client() as client:
-            holes = missing_ranges(client, chain_id, chain.snapshot_days, live.now, QUARTER_HOUR, MAX_RANGES_READ)
-        if not holes:
-            return SkipReason(f"chain {chain_id}: no snapshot missing in its window up to {iso(live.now - QUARTER_HOUR)}")
+            holes = missing_ranges(client, chain_id, chain.snapshot_days, live.now)
         round_ = int(context.cursor or 0) + 1
-        context.update_cursor(str(round_))
-        return [fill_request(chain_id, first, last, round_) for first, last in fill_pieces(holes, MAX_RUNS_PER_TICK)]
+        days = history_days(holes.get("history", []), MAX_RUNS_PER_TICK)
+        if days:
+            context.update_cursor(str(round_))
+            return [RunRequest(run_key=f"history {day}#{round_}", job_name=history_job.name, partition_key=day,
+                               tags=TRIGGER) for day in days]
+        pieces = fill_pieces(holes.get("snapshots", []), MAX_RUNS_PER_TICK)
+        if pieces:
+            context.update_cursor(str(round_))
+            return [RunRequest(run_key=f"{iso(first)}..{iso(last)}#{round_}", job_name=snapshot_job.name,
+                               partition_key=snapshot_day_key(last), tags={**snapshot_tags(first, last), **TRIGGER})
+                    for first, last in pieces]
+        return SkipReason(f"chain {chain_id}: nothing missing up to its upstream's head ({iso(live.now)})")
 
     return catchup

@@ -51,7 +51,7 @@ def build_defs(settings: Settings | None = None, *, now: float | None = None) ->
         jobs += chain_jobs.values()
         schedules += build_schedules(scope.chain_id, chain_jobs["snapshot"], chain_jobs["history"])
         snapshot_jobs.append(chain_jobs["snapshot"])
-        catchup.append(build_catchup_sensor(settings, scope.chain_id, chain_jobs["snapshot"]))
+        catchup.append(build_catchup_sensor(settings, scope.chain_id, chain_jobs["snapshot"], chain_jobs["history"]))
     # one curation publication for every chain; pinned settings pin its source too
     assets += build_curation_assets(settings.curation_source if pinned else None)
     jobs.append(build_curation_job())

@@ -7,7 +7,7 @@ seconds; raw on-chain integers are decimal strings next to a number scaled by 1e
 """
 from __future__ import annotations
 
-from ..chain_health import FILLING_SCHEMA, MISSING_SNAPSHOTS_SCHEMA
+from ..coverage_holes import FILLING_SCHEMA, MISSING_HISTORY_SCHEMA, MISSING_SNAPSHOTS_SCHEMA
 from ..schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, nullable_ref, obj, ref
 from .flow_windows import FLOW_WINDOW, flow_windows_schema
 
@@ -108,6 +108,7 @@ CHAIN_HEALTH = obj(
                 "snapshots": nullable_ref("TimeRange", "published 15-minute snapshots: first and last (missingSnapshots "
                                           "lists the holes between and around them)"),
                 "missingSnapshots": MISSING_SNAPSHOTS_SCHEMA,
+                "missingHistory": MISSING_HISTORY_SCHEMA,
                 "indexedAt": _nullable_time("the block time the subgraph has indexed"),
                 "chainHeadAt": _nullable_time("the chain head's time, as last read over RPC"),
             },

@@ -2,7 +2,7 @@
 an /api/stats schema, so a generated client gets /v1 types."""
 from __future__ import annotations
 
-from ..chain_health import FILLING_SCHEMA, MISSING_SNAPSHOTS_SCHEMA
+from ..coverage_holes import FILLING_SCHEMA, MISSING_HISTORY_SCHEMA, MISSING_SNAPSHOTS_SCHEMA
 from ..coverage import STATES
 from ..schema import ADDRESS, ISO_TIME, nullable, obj
 from ...core.chains import FEATURES
@@ -42,6 +42,7 @@ SCHEMAS = {
             "snapshots": {**RANGE, "description": "published 15-minute snapshots: first and last (missingSnapshots "
                           "lists the holes between and around them)"},
             "missingSnapshots": MISSING_SNAPSHOTS_SCHEMA,
+            "missingHistory": MISSING_HISTORY_SCHEMA,
             "subgraphIndexedAt": {**NULLABLE_TIME, "description": "block time the subgraph had indexed at the last snapshot"},
             "chainHeadAt": {**NULLABLE_TIME, "description": "block time of the chain head at the last snapshot"},
             "subgraphLagSeconds": {**nullable("integer"), "minimum": 0, "description": "chainHeadAt - subgraphIndexedAt"},
@@ -85,6 +86,7 @@ SCHEMAS = {
             "events": RANGE,
             "snapshots": {**RANGE, "description": "published 15-minute snapshots: first and last"},
             "missingSnapshots": MISSING_SNAPSHOTS_SCHEMA,
+            "missingHistory": MISSING_HISTORY_SCHEMA,
             "indexedAt": NULLABLE_TIME,
             "chainHeadAt": NULLABLE_TIME,
         }),

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from multichain_seed import BOOK_CHAINS, LONG_ERROR, missing_truth
+from multichain_seed import BOOK_CHAINS, LONG_ERROR, missing_history_truth, missing_truth
 from v1_stack import CL_FACTORY, MULTICALL, STATES, VAULT_FACTORY, VOTER
 from ve_analytics.core.epochs import HOUR, QUARTER_HOUR, iso
 
@@ -48,12 +48,16 @@ def test_chains_cover_every_public_chain_and_flag_the_stale_ones(v1):
     assert c56["subgraphLagSeconds"] == 60 and c56["chainHeadAt"] == iso(latest)
     assert by_id[5042]["coverage"]["subgraphLagSeconds"] == 2 * HOUR + 20 * 60
     assert by_id[1]["coverage"] == {"firstMarketActivity": None, "history": None, "snapshots": None, "missingSnapshots": None,
-                                    "subgraphIndexedAt": None, "chainHeadAt": None, "subgraphLagSeconds": None}
+                                    "missingHistory": None, "subgraphIndexedAt": None, "chainHeadAt": None,
+                                    "subgraphLagSeconds": None}
     assert by_id[1]["filling"] == []
     # chain 56 published two boundaries of its 30-day window: the rest is named, and filling
     assert c56["missingSnapshots"] in (missing_truth({latest - QUARTER_HOUR, latest}, t["m56"], 30, before),
                                        missing_truth({latest - QUARTER_HOUR, latest}, t["m56"], 30, after))
-    assert c56["missingSnapshots"]["count"] > 0 and by_id[56]["filling"] == ["snapshots"]
+    assert c56["missingSnapshots"]["count"] > 0
+    # and no hourly bucket is seeded: every hour since its first activity is missing
+    assert c56["missingHistory"] in (missing_history_truth(set(), t["m56"], before), missing_history_truth(set(), t["m56"], after))
+    assert by_id[56]["filling"] == ["snapshots", "history"]
 
 
 def test_a_selection_of_fresh_chains_is_complete_and_has_its_own_etag(v1):

@@ -1,10 +1,11 @@
 """Catch-up on real parts: a warehouse server, a devnet of chain 8453 on the wall clock (a few hours
 of history), and a Dagster webserver and daemon whose schedules are stopped, so only the chain's
 catch-up sensor launches runs. The test publishes some of the chain's boundaries and skips the
-others; /v1/health/chains and /v1/chains must name exactly the skipped ones (set arithmetic over
-the window) and say `filling: ["snapshots"]`. With the chain's upstream erroring, the sensor's
-ticks launch nothing and say why; once the fault is cleared, the daemon fills every hole, the
-coverage lists none, and the filled snapshots equal the devnet's truth at their blocks.
+others, and removes two hours of its history; /v1/health/chains and /v1/chains must name exactly
+the skipped boundaries and hours (set arithmetic over the windows) and say `filling: ["snapshots",
+"history"]`. With the chain's upstream erroring, the sensor's ticks launch nothing and say why;
+once the fault is cleared, the daemon fills every hole, the coverage lists none, and the filled
+snapshots and hours equal the devnet's truth.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from support.contract_check import CheckedClient
 from ve_analytics.cli.processes import Service, cli, free_port
 from ve_analytics.cli.stack import DagsterServices
 from ve_analytics.core.config import Settings
-from ve_analytics.core.epochs import DAY, QUARTER_HOUR, iso
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, iso
 from ve_analytics.core.partition_keys import day_key
 from ve_analytics.core.pipeline_names import catchup_sensor, snapshot_job
 
@@ -44,10 +45,21 @@ class CatchupStack:
         with get_client(self.settings) as c:
             return c.query(sql, parameters=params).result_rows
 
+    def command(self, sql: str, **params) -> None:
+        from ve_analytics.warehouse.client import get_client
+
+        with get_client(self.settings) as c:
+            c.command(sql, parameters=params)
+
     def published(self) -> set[int]:
         return {r[0] for r in self.query(
             "SELECT DISTINCT toInt64(toUnixTimestamp(snapshot_at)) FROM snapshot_runs FINAL "
             "WHERE chain_id = {c:UInt32} AND status = 'success'", c=CHAIN)}
+
+    def hours(self) -> set[int]:
+        return {r[0] for r in self.query(
+            "SELECT DISTINCT toInt64(toUnixTimestamp(hour_start)) FROM protocol_hourly FINAL WHERE chain_id = {c:UInt32}",
+            c=CHAIN)}
 
     def fault(self, mode: str) -> None:
         r = httpx.post(f"{self.devnet.url}/control/faults", json={"chainId": CHAIN, "target": "all", "mode": mode},
@@ -63,6 +75,12 @@ class CatchupStack:
 
         with dagster_instance(self.settings) as instance:
             return list(instance.get_runs(filters=RunsFilter(tags={"trigger": "catchup_sensor"})))
+
+    def run_records(self, runs: list) -> list:
+        from ve_analytics.orchestration.instance import dagster_instance
+
+        with dagster_instance(self.settings) as instance:
+            return [instance.get_run_record_by_id(r.run_id) for r in runs]
 
     def ticks(self) -> list:
         from dagster._core.scheduler.instigation import InstigatorType
@@ -101,19 +119,19 @@ def cs(tmp_path_factory) -> CatchupStack:
         warehouse.stop()
 
 
-def runs_of(times: list[int]) -> list[tuple[int, int, int]]:
-    """Consecutive 15-minute runs of `times`, newest first."""
+def runs_of(times: list[int], step: int = QUARTER_HOUR) -> list[tuple[int, int, int]]:
+    """Consecutive runs of `times` (one `step` apart), newest first."""
     runs: list[list[int]] = []
     for t in sorted(times):
-        if runs and runs[-1][-1] == t - QUARTER_HOUR:
+        if runs and runs[-1][-1] == t - step:
             runs[-1].append(t)
         else:
             runs.append([t])
     return [(r[0], r[-1], len(r)) for r in reversed(runs)]
 
 
-def served_holes(entry: dict) -> list[tuple[int, int, int]]:
-    missing = entry["coverage"]["missingSnapshots"]
+def served_holes(entry: dict, field: str = "missingSnapshots") -> list[tuple[int, int, int]]:
+    missing = entry["coverage"][field]
     return [(unix(r["from"]), unix(r["to"]), r["count"]) for r in missing["ranges"]]
 
 
@@ -152,6 +170,13 @@ def test_holes_are_named_nothing_runs_while_the_upstream_errors_and_the_sensor_f
     for t in published:
         run_snapshot(s, t, chain_id=CHAIN)
     assert cs.published() == set(published)
+    # a history hole: two hours in the middle lose their buckets
+    lost = [middle // HOUR * HOUR - 2 * HOUR, middle // HOUR * HOUR - HOUR]
+    assert lost[0] > first_activity // HOUR * HOUR + HOUR
+    cs.command("ALTER TABLE protocol_hourly DELETE WHERE chain_id = {c:UInt32} AND hour_start IN "
+               "(toDateTime64({a:Int64}, 3, 'UTC'), toDateTime64({b:Int64}, 3, 'UTC')) SETTINGS mutations_sync = 1",
+               c=CHAIN, a=lost[0], b=lost[1])
+    assert cs.hours() & set(lost) == set()
 
     with httpx.Client(timeout=60) as http, ApiServer(dataclasses.replace(s, api_workers=1), families=("v1",),
                                                      log_path=s.data_dir / "api.log") as server:
@@ -172,8 +197,13 @@ def test_holes_are_named_nothing_runs_while_the_upstream_errors_and_the_sensor_f
         skipped = sorted(set(range(start, window_end + 1, QUARTER_HOUR)) - set(published))
         assert served_holes(entry) == runs_of(skipped) and missing["count"] == len(skipped) > 0
         assert missing["rangeCount"] == len(runs_of(skipped)) and missing["truncated"] is False
-        assert entry["filling"][:1] == ["snapshots"] and chain["filling"][:1] == ["snapshots"]
-        assert chain["coverage"]["missingSnapshots"] == missing
+        history = entry["coverage"]["missingHistory"]
+        hours = range(unix(history["window"]["from"]), unix(history["window"]["to"]) + 1, HOUR)
+        assert unix(history["window"]["from"]) == first_activity // HOUR * HOUR + HOUR
+        assert served_holes(entry, "missingHistory") == runs_of(sorted(set(hours) - cs.hours()), HOUR)
+        assert served_holes(entry, "missingHistory") == [(lost[0], lost[1], 2)]
+        assert entry["filling"] == ["snapshots", "history"] and chain["filling"] == ["snapshots", "history"]
+        assert chain["coverage"]["missingSnapshots"] == missing and chain["coverage"]["missingHistory"] == history
         # the published range alone would look seamless: first and last published
         assert entry["coverage"]["snapshots"] == {"from": iso(start), "to": iso(newest - QUARTER_HOUR)}
 
@@ -187,9 +217,9 @@ def test_holes_are_named_nothing_runs_while_the_upstream_errors_and_the_sensor_f
             timeout=180)
         assert all(not t.run_ids for t in cs.ticks()) and cs.catchup_runs() == []
         assert f"chain {CHAIN}" in skipped_ticks[0].skip_reason
-        assert cs.published() == set(published)
+        assert cs.published() == set(published) and cs.hours() & set(lost) == set()
 
-        # 3. the upstream answers again: the daemon fills every hole, newest first, each range once
+        # 3. the upstream answers again: the daemon fills every hole (history first), newest first, each once
         cs.fault("ok")
 
         def filled():
@@ -197,18 +227,33 @@ def test_holes_are_named_nothing_runs_while_the_upstream_errors_and_the_sensor_f
             if not runs or any(not r.is_finished for r in runs):
                 return None
             entry, chain, _, _ = health()
-            return (entry, chain, runs) if entry["coverage"]["missingSnapshots"]["count"] == 0 else None
+            done = entry["coverage"]["missingSnapshots"]["count"] == 0 == entry["coverage"]["missingHistory"]["count"]
+            return (entry, chain, runs) if done else None
 
         entry, chain, runs = wait_for("the holes filled by the catch-up sensor", filled, timeout=FILL_TIMEOUT, poll=5)
         assert all(r.status.value == "SUCCESS" for r in runs), [(r.run_id, r.status) for r in runs]
-        assert entry["coverage"]["missingSnapshots"]["ranges"] == [] and "snapshots" not in entry["filling"]
-        assert chain["coverage"]["missingSnapshots"]["count"] == 0 and "snapshots" not in chain["filling"]
-        ranges = [(r.tags["ve/snapshots_from"], r.tags["ve/snapshots_until"]) for r in runs]
+        assert entry["coverage"]["missingSnapshots"]["ranges"] == [] == entry["coverage"]["missingHistory"]["ranges"]
+        assert entry["filling"] == [] == chain["filling"]
+        assert chain["coverage"]["missingSnapshots"]["count"] == 0 == chain["coverage"]["missingHistory"]["count"]
+        snapshot_runs = [r for r in runs if r.job_name == snapshot_job(CHAIN)]
+        history_runs = [r for r in runs if r.job_name != snapshot_job(CHAIN)]
+        ranges = [(r.tags["ve/snapshots_from"], r.tags["ve/snapshots_until"]) for r in snapshot_runs]
         assert len(ranges) == len(set(ranges))  # no fill launched twice
-        first_round = [r for r in runs if r.tags["dagster/run_key"].endswith("#1")]
-        assert first_round and max(unix(r.tags["ve/snapshots_until"]) for r in first_round) >= max(skipped)
+        assert day_key(lost[0]) in {r.tags["dagster/partition"] for r in history_runs}
+        # history first: every history fill was created before the first snapshot fill
+        assert max(r.create_timestamp for r in cs.run_records(history_runs)) < min(
+            r.create_timestamp for r in cs.run_records(snapshot_runs))
+        rounds = {r.run_id: int(r.tags["dagster/run_key"].rsplit("#", 1)[1]) for r in snapshot_runs}
+        first_round = [r for r in snapshot_runs if rounds[r.run_id] == min(rounds.values())]
+        assert max(unix(r.tags["ve/snapshots_until"]) for r in first_round) >= max(skipped)  # newest first
 
-    # 4. the filled snapshots equal the devnet's truth at their blocks
+    # 4. the filled hours and snapshots equal the devnet's truth
+    for h in lost:
+        (volume,), = cs.query("SELECT volume_usd FROM protocol_hourly FINAL WHERE chain_id = {c:UInt32} "
+                              "AND hour_start = toDateTime64({h:Int64}, 3, 'UTC')", c=CHAIN, h=h)
+        truth = httpx.get(f"{cs.devnet.url}/chains/{CHAIN}/truth/flows", params={"from": h, "to": h + HOUR},
+                          timeout=30).json()
+        assert abs(volume - truth["volumeUsd"]) <= REL * max(abs(volume), abs(truth["volumeUsd"]), 1e-12), (h, volume, truth)
     assert set(skipped) <= cs.published()
     for t in skipped:
         (tvl, block), = cs.query(

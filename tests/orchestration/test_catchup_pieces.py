@@ -1,22 +1,28 @@
-"""The catch-up sensor's split of missing ranges into runs (orchestration.catchup.fill_pieces),
-against an independent set computation: the pieces cover exactly the missing boundaries (up to
-the limit, newest first), never overlap, and each lies within one snapshot day partition (the
-day D holds D 00:15 .. D+1 00:00)."""
+"""The catch-up sensor's split of missing ranges into runs (orchestration.catchup), against an
+independent set computation: the snapshot pieces cover exactly the missing boundaries (up to the
+limit, newest first), never overlap, and each lies within one snapshot day partition (the day D
+holds D 00:15 .. D+1 00:00); the history runs are the UTC days of the missing hours, newest first."""
 from __future__ import annotations
 
 import random
+from datetime import datetime, timezone
 
-from ve_analytics.core.epochs import DAY, QUARTER_HOUR
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR
 from ve_analytics.orchestration.catchup import fill_pieces
+from ve_analytics.orchestration.catchup import history_days as fill_days
 
 T0 = 1_795_000_000 // DAY * DAY  # a UTC midnight
 
 
 def holes_of(missing: set[int]) -> list[tuple[int, int, int]]:
+    return holes_of_step(missing, QUARTER_HOUR)
+
+
+def holes_of_step(missing: set[int], step: int) -> list[tuple[int, int, int]]:
     """Consecutive runs of `missing`, newest first (the SQL's shape)."""
     runs: list[list[int]] = []
     for t in sorted(missing):
-        if runs and runs[-1][-1] == t - QUARTER_HOUR:
+        if runs and runs[-1][-1] == t - step:
             runs[-1].append(t)
         else:
             runs.append([t])
@@ -46,3 +52,15 @@ def test_the_limit_keeps_the_newest_pieces():
     pieces = fill_pieces(holes_of(missing), limit=2)
     assert pieces == [(T0 + QUARTER_HOUR, T0 + DAY), (T0 - DAY + QUARTER_HOUR, T0)]
     assert fill_pieces([], limit=4) == []
+
+
+def test_history_days_are_the_days_of_the_missing_hours_newest_first():
+    rng = random.Random(8)
+    for _ in range(100):
+        hours = range(T0 - rng.randrange(1, 20) * DAY, T0 + rng.randrange(1, 24) * HOUR, HOUR)
+        missing = {h for h in hours if rng.random() < 0.1}
+        holes = holes_of_step(missing, HOUR)
+        days = fill_days(holes, limit=1000)
+        want = sorted({datetime.fromtimestamp(h, tz=timezone.utc).strftime("%Y-%m-%d") for h in missing}, reverse=True)
+        assert days == want
+        assert fill_days(holes, limit=2) == want[:2]

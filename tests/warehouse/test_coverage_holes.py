@@ -1,29 +1,30 @@
-"""snapshot_holes.sql against an independent set computation: random published sets (with
-failed rows, off-window and re-published times mixed in) on a real warehouse; the missing
-ranges, their counts and the window must equal the set difference window - published, grouped
-into runs of consecutive 15-minute boundaries."""
+"""coverage_holes.sql against an independent set computation: random published snapshot sets
+(with failed rows, off-window and re-published times mixed in) and random hourly buckets on a
+real warehouse; the missing ranges, their counts and the window must equal the set difference
+window - present, grouped into runs of consecutive 15-minute boundaries (hours)."""
 from __future__ import annotations
 
 import random
 
 import pytest
 
-from ve_analytics.core.epochs import DAY, QUARTER_HOUR, to_datetime
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, to_datetime
 from ve_analytics.warehouse import sqlbook
 from ve_analytics.warehouse.client import get_client
 from ve_analytics.warehouse.migrate import migrate
 
 NOW = 1_795_000_000 + 437  # not on a boundary
 GRACE = 2 * QUARTER_HOUR
+HISTORY_GRACE = HOUR
 
 
-def expected(window: tuple[int, int], published: set[int]) -> list[tuple[int, int, int]]:
-    """Runs of consecutive missing boundaries, newest first (independent of the SQL: sets)."""
+def expected(window: tuple[int, int], published: set[int], step: int = QUARTER_HOUR) -> list[tuple[int, int, int]]:
+    """Runs of consecutive missing times, newest first (independent of the SQL: sets)."""
     start, end = window
-    missing = sorted(set(range(start, end + 1, QUARTER_HOUR)) - published)
+    missing = sorted(set(range(start, end + 1, step)) - published)
     runs: list[list[int]] = []
     for t in missing:
-        if runs and runs[-1][-1] == t - QUARTER_HOUR:
+        if runs and runs[-1][-1] == t - step:
             runs[-1].append(t)
         else:
             runs.append([t])
@@ -47,11 +48,23 @@ def _insert(client, chain_id: int, first_activity: int, rows: list[tuple[int, st
                       column_names=["chain_id", "snapshot_at", "run_id", "status", "finished_at"])
 
 
-def _holes(client, chain_ids: list[int], depths: list[int], max_ranges: int = 1000) -> dict[int, dict]:
-    result = client.query(sqlbook.sql("queries/common/snapshot_holes.sql").text,
+def _insert_hours(client, chain_id: int, hours: list[int]) -> None:
+    if hours:
+        client.insert("protocol_hourly", [[chain_id, to_datetime(h), 0.0, 0.0, 1] for h in hours],
+                      column_names=["chain_id", "hour_start", "volume_usd", "fees_usd", "pool_count"])
+
+
+def _all_holes(client, chain_ids: list[int], depths: list[int], max_ranges: int = 1000) -> dict[tuple[int, str], dict]:
+    result = client.query(sqlbook.sql("queries/common/coverage_holes.sql").text,
                           parameters={"chain_ids": chain_ids, "depth_days": depths, "now_ts": NOW,
-                                      "grace_seconds": GRACE, "max_ranges": max_ranges})
-    return {r["chain_id"]: r for r in result.named_results()}
+                                      "snapshot_grace_seconds": GRACE, "history_grace_seconds": HISTORY_GRACE,
+                                      "max_ranges": max_ranges})
+    return {(r["chain_id"], r["dataset"]): r for r in result.named_results()}
+
+
+def _holes(client, chain_ids: list[int], depths: list[int], max_ranges: int = 1000) -> dict[int, dict]:
+    return {cid: row for (cid, dataset), row in _all_holes(client, chain_ids, depths, max_ranges).items()
+            if dataset == "snapshots"}
 
 
 def test_random_published_sets_give_the_set_difference(client):
@@ -108,3 +121,25 @@ def test_a_chain_without_market_activity_has_no_window_and_a_complete_one_no_ran
     got = _holes(client, [chain_id, 401], [1, 1])
     assert set(got) == {chain_id}
     assert got[chain_id]["ranges"] == [] and got[chain_id]["range_count"] == 0 and got[chain_id]["missing_count"] == 0
+
+
+def test_history_holes_are_the_hours_without_a_bucket(client):
+    rng = random.Random(25)
+    last = (NOW - HISTORY_GRACE) // HOUR * HOUR - HOUR  # the last hour ended by now - grace
+    cases = {}
+    for i in range(8):
+        chain_id = 500 + i
+        first_activity = last - rng.randrange(2, 400) * HOUR + rng.randrange(HOUR)
+        window = (first_activity // HOUR * HOUR + HOUR, last)
+        keep = rng.choice([0.0, 0.5, 0.95, 1.0])
+        hours = {h for h in range(window[0], last + 1, HOUR) if rng.random() < keep}
+        # the first activity's own hour and an hour inside the grace are outside the window
+        _insert_hours(client, chain_id, sorted(hours | {window[0] - HOUR, last + HOUR}))
+        _insert(client, chain_id, first_activity, [])
+        cases[chain_id] = (window, hours)
+    got = _all_holes(client, sorted(cases), [7] * len(cases))
+    for chain_id, (window, hours) in cases.items():
+        row, want = got[(chain_id, "history")], expected(window, hours, HOUR)
+        assert (row["window_from_ts"], row["window_to_ts"]) == window
+        assert [tuple(r) for r in row["ranges"]] == want, chain_id
+        assert row["range_count"] == len(want) and row["missing_count"] == sum(n for _, _, n in want)
