@@ -80,8 +80,7 @@ class DagsterServices:
 
     `settings` (after start) names the webserver (dagster_url). With `schedules=False` the code
     location's schedules are stopped before the daemon starts (a test upstream that runs behind
-    the wall clock must not get the schedules' runs), and so are its catch-up sensors unless
-    `catchup=True` (they would fill every chain's whole snapshot window behind the tests' backs)."""
+    the wall clock must not get the schedules' runs), and its catch-up sensors unless `catchup=True`."""
 
     def __init__(self, settings: Settings, log_dir: Path, *, port: int | None = None,
                  env: dict[str, str] | None = None, schedules: bool = True, catchup: bool | None = None):
@@ -201,8 +200,7 @@ class Stack:
     def start(self, backfill_days: int | None = None, *, on_fresh=None) -> list[int]:
         """Everything up to fresh data on every chain (the APIs answer from then on, `on_fresh` is
         called), then the history and older snapshots filling in behind, with progress lines.
-        A chain that fails is reported and left behind; the others keep serving. Returns the
-        chains whose backfill is incomplete."""
+        A chain that fails is reported and left behind (returned); the others keep serving."""
         s = self.settings
         self.log_dir.mkdir(parents=True, exist_ok=True)
         if not os.environ.get("CLICKHOUSE_URL"):
@@ -259,8 +257,7 @@ class Stack:
             backfill(s, days=backfill_days)
         except BackfillFailed as exc:
             incomplete = exc.chains
-            log.error("backfill incomplete on chain(s) %s (the other chains are served): %s",
-                      ", ".join(map(str, incomplete)) or "?", exc)
+            log.error("backfill incomplete on chain(s) %s (the other chains are served): %s", incomplete, exc)
         if not any(svc.name == "api" for svc in self.services):
             serve()
         return incomplete

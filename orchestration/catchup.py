@@ -19,14 +19,19 @@ a manual step:
    history job, one missing day each; else at most MAX_RUNS_PER_TICK runs of the snapshot job,
    each one piece of a missing range within one day partition. Newest first: the routes and the
    rolling windows read the newest data, and the oldest boundaries are the next to leave the
-   snapshot window anyway.
+   snapshot window anyway. History days still missing after their round (hours the upstream
+   cannot give yet) do not hold the snapshots up: the next round takes the snapshots, and the
+   same days are tried again after HISTORY_RETRY_SECONDS.
 
-Each launching tick is a new round (the sensor's cursor); a run's key is its range and round, so a
-tick never launches the same fill twice, while a range whose run failed (the upstream died again)
-is launched again by a later round once the upstream answers.
+Each launching tick is a new round (the sensor's cursor: the round, and the history days it
+launched and when); a run's key is its range and round, so a tick never launches the same fill
+twice, while a range whose run failed (the upstream died again) is launched again by a later round
+once the upstream answers.
 """
 from __future__ import annotations
 
+import json
+import time
 from typing import Iterable
 
 from dagster import DefaultSensorStatus, RunRequest, SensorDefinition, SensorEvaluationContext, SkipReason, sensor
@@ -46,6 +51,7 @@ MAX_RUNS_PER_TICK = 4  # runs (one day partition each) a tick launches at most
 MAX_RANGES_READ = 50  # missing ranges a tick reads per dataset (newest first); the rest come in later rounds
 HOLES_SQL = "queries/common/coverage_holes.sql"
 TRIGGER = {"trigger": "catchup_sensor"}
+HISTORY_RETRY_SECONDS = 15 * 60  # history days still missing after their round are tried again after this
 Hole = tuple[int, int, int]  # (first missing, last missing, count), Unix seconds
 
 
@@ -117,18 +123,22 @@ def build_catchup_sensor(settings: Settings, chain_id: int, snapshot_job, histor
             return SkipReason(f"chain {chain_id}: the upstream does not answer, nothing launched ({exc})")
         with warehouse.client() as client:
             holes = missing_ranges(client, chain_id, chain.snapshot_days, live.now)
-        round_ = int(context.cursor or 0) + 1
+        last = json.loads(context.cursor) if context.cursor else {}
+        round_, now = int(last.get("round", 0)) + 1, time.time()
         days = history_days(holes.get("history", []), MAX_RUNS_PER_TICK)
-        if days:
-            context.update_cursor(str(round_))
+        pieces = fill_pieces(holes.get("snapshots", []), MAX_RUNS_PER_TICK)
+        if days and (days != last.get("history") or now - last.get("at", 0) >= HISTORY_RETRY_SECONDS or not pieces):
+            if days == last.get("history") and now - last.get("at", 0) < HISTORY_RETRY_SECONDS:
+                return SkipReason(f"chain {chain_id}: history {', '.join(days)} still missing after its runs; "
+                                  f"tried again {HISTORY_RETRY_SECONDS // 60} minutes after them")
+            context.update_cursor(json.dumps({"round": round_, "history": days, "at": now}))
             return [RunRequest(run_key=f"history {day}#{round_}", job_name=history_job.name, partition_key=day,
                                tags=TRIGGER) for day in days]
-        pieces = fill_pieces(holes.get("snapshots", []), MAX_RUNS_PER_TICK)
         if pieces:
-            context.update_cursor(str(round_))
-            return [RunRequest(run_key=f"{iso(first)}..{iso(last)}#{round_}", job_name=snapshot_job.name,
-                               partition_key=snapshot_day_key(last), tags={**snapshot_tags(first, last), **TRIGGER})
-                    for first, last in pieces]
+            context.update_cursor(json.dumps({**last, "round": round_}))
+            return [RunRequest(run_key=f"{iso(first)}..{iso(last_t)}#{round_}", job_name=snapshot_job.name,
+                               partition_key=snapshot_day_key(last_t), tags={**snapshot_tags(first, last_t), **TRIGGER})
+                    for first, last_t in pieces]
         return SkipReason(f"chain {chain_id}: nothing missing up to its upstream's head ({iso(live.now)})")
 
     return catchup
