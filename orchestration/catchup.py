@@ -40,7 +40,7 @@ from dagster._core.execution.backfill import BulkActionStatus
 from ..assets.partitions import day_key, day_start_of, snapshot_day_key, snapshot_tags
 from ..assets.resources import WarehouseResource
 from ..core.config import Settings
-from ..core.epochs import QUARTER_HOUR, iso
+from ..core.epochs import HOUR, QUARTER_HOUR, iso
 from ..core.pipeline_names import catchup_sensor
 from ..readers.liveness import UpstreamDown, probe_upstream
 from ..warehouse import sqlbook
@@ -72,7 +72,7 @@ def history_days(holes: Iterable[Hole], limit: int) -> list[str]:
     """The day partitions of the missing hours (newest first), newest first, at most `limit`."""
     days: list[str] = []
     for first, last, _ in holes:
-        for hour in range(last, first - 1, -3600):
+        for hour in range(last, first - 1, -HOUR):
             if len(days) >= limit:
                 return days
             if day_key(hour) not in days:
@@ -81,12 +81,23 @@ def history_days(holes: Iterable[Hole], limit: int) -> list[str]:
 
 
 def missing_ranges(client, chain_id: int, depth_days: int, now: int) -> dict[str, list[Hole]]:
-    """dataset ("snapshots", "history") -> the chain's missing ranges up to `now`, newest first
-    (at most MAX_RANGES_READ each); empty when its first market activity is not known yet."""
+    """dataset ("snapshots", "history") -> the chain's missing ranges up to the upstream's `now`,
+    newest first (at most MAX_RANGES_READ each); empty when its first market activity is not known
+    yet. Every hour ended by `now` can be read; the newest boundary is left to the schedule."""
     result = client.query(sqlbook.sql(HOLES_SQL).text, parameters={
         "chain_ids": [chain_id], "depth_days": [depth_days], "now_ts": int(now), "snapshot_grace_seconds": QUARTER_HOUR,
         "history_grace_seconds": 0, "max_ranges": MAX_RANGES_READ})
     return {r["dataset"]: [tuple(int(x) for x in h) for h in r["ranges"]] for r in result.named_results()}
+
+
+def next_fill(days: list[str], pieces: list[tuple[int, int]], last: dict, now: float) -> str | None:
+    """What this round fills: "history" first, unless the same days were launched by a round less
+    than HISTORY_RETRY_SECONDS ago (their hours are not to be had yet: they must not hold the
+    snapshots up), then "snapshots"; None when neither."""
+    waiting = days == last.get("history") and now - last.get("at", 0) < HISTORY_RETRY_SECONDS
+    if days and not waiting:
+        return "history"
+    return "snapshots" if pieces else None
 
 
 def busy(instance, job_names: list[str]) -> str | None:
@@ -127,18 +138,19 @@ def build_catchup_sensor(settings: Settings, chain_id: int, snapshot_job, histor
         round_, now = int(last.get("round", 0)) + 1, time.time()
         days = history_days(holes.get("history", []), MAX_RUNS_PER_TICK)
         pieces = fill_pieces(holes.get("snapshots", []), MAX_RUNS_PER_TICK)
-        if days and (days != last.get("history") or now - last.get("at", 0) >= HISTORY_RETRY_SECONDS or not pieces):
-            if days == last.get("history") and now - last.get("at", 0) < HISTORY_RETRY_SECONDS:
-                return SkipReason(f"chain {chain_id}: history {', '.join(days)} still missing after its runs; "
-                                  f"tried again {HISTORY_RETRY_SECONDS // 60} minutes after them")
+        fill = next_fill(days, pieces, last, now)
+        if fill == "history":
             context.update_cursor(json.dumps({"round": round_, "history": days, "at": now}))
             return [RunRequest(run_key=f"history {day}#{round_}", job_name=history_job.name, partition_key=day,
                                tags=TRIGGER) for day in days]
-        if pieces:
+        if fill == "snapshots":
             context.update_cursor(json.dumps({**last, "round": round_}))
-            return [RunRequest(run_key=f"{iso(first)}..{iso(last_t)}#{round_}", job_name=snapshot_job.name,
-                               partition_key=snapshot_day_key(last_t), tags={**snapshot_tags(first, last_t), **TRIGGER})
-                    for first, last_t in pieces]
+            return [RunRequest(run_key=f"{iso(first)}..{iso(end)}#{round_}", job_name=snapshot_job.name,
+                               partition_key=snapshot_day_key(end), tags={**snapshot_tags(first, end), **TRIGGER})
+                    for first, end in pieces]
+        if days:
+            return SkipReason(f"chain {chain_id}: history {', '.join(days)} still missing after its runs; tried again "
+                              f"{HISTORY_RETRY_SECONDS // 60} minutes after them")
         return SkipReason(f"chain {chain_id}: nothing missing up to its upstream's head ({iso(live.now)})")
 
     return catchup

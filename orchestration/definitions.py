@@ -1,8 +1,8 @@
 """The code location: one `defs` (workspace.yaml loads `orchestration.definitions`).
 
 Every chain of the chain book gets its own copy of every asset (key prefix `chain_<id>`), its own
-groups, jobs, schedules, catch-up sensor and asset checks; adding a chain is a chain book entry, and the code
-location builds its assets when it loads. The curation publication (assets.curation, `curation_job`)
+groups, jobs, schedules, catch-up sensor and asset checks; adding a chain is a chain book entry,
+and the code location builds its assets when it loads. The curation publication (assets.curation, `curation_job`)
 is one asset over every chain. `build_defs(settings)` pins every endpoint to an
 explicit Settings (tests, backfill); the module-level `defs` resolves them from the environment
 at run time, so the local stack is the default and production is a matter of configuration.

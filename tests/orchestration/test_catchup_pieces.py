@@ -8,7 +8,7 @@ import random
 from datetime import datetime, timezone
 
 from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR
-from ve_analytics.orchestration.catchup import fill_pieces
+from ve_analytics.orchestration.catchup import HISTORY_RETRY_SECONDS, fill_pieces, next_fill
 from ve_analytics.orchestration.catchup import history_days as fill_days
 
 T0 = 1_795_000_000 // DAY * DAY  # a UTC midnight
@@ -64,3 +64,14 @@ def test_history_days_are_the_days_of_the_missing_hours_newest_first():
         want = sorted({datetime.fromtimestamp(h, tz=timezone.utc).strftime("%Y-%m-%d") for h in missing}, reverse=True)
         assert days == want
         assert fill_days(holes, limit=2) == want[:2]
+
+
+def test_history_goes_first_unless_the_same_days_were_just_tried():
+    days, pieces, now = ["2026-11-25"], [(T0 + QUARTER_HOUR, T0 + DAY)], 1_800_000_000.0
+    assert next_fill(days, pieces, {}, now) == "history"
+    assert next_fill(days, pieces, {"history": ["2026-11-24"], "at": now}, now) == "history"  # other days
+    just_tried = {"history": days, "at": now - HISTORY_RETRY_SECONDS + 1}
+    assert next_fill(days, pieces, just_tried, now) == "snapshots"  # they must not hold the snapshots up
+    assert next_fill(days, [], just_tried, now) is None
+    assert next_fill(days, pieces, {"history": days, "at": now - HISTORY_RETRY_SECONDS}, now) == "history"
+    assert next_fill([], pieces, just_tried, now) == "snapshots" and next_fill([], [], {}, now) is None
