@@ -93,5 +93,4 @@ FILLING_SCHEMA = {
 
 def filling(holes: Holes) -> list[str]:
     """`snapshots` and `history` while the chain misses any of them (nothing while it has no window)."""
-    return [name for name, dataset in (("snapshots", "snapshots"), ("history", "history"))
-            if int(holes.get(dataset, {}).get("missing_count") or 0) > 0]
+    return [dataset for dataset in ("snapshots", "history") if int(holes.get(dataset, {}).get("missing_count") or 0) > 0]

@@ -43,8 +43,9 @@ present AS (
     WHERE chain_id IN {chain_ids:Array(UInt32)} AND status = 'success'
     GROUP BY chain_id
     UNION ALL
+    -- presence only: any version of an hour's bucket will do, so no FINAL
     SELECT chain_id, 'history', groupUniqArray(toInt64(toUnixTimestamp(hour_start)))
-    FROM protocol_hourly FINAL
+    FROM protocol_hourly
     WHERE chain_id IN {chain_ids:Array(UInt32)}
     GROUP BY chain_id
 ),
