@@ -2,16 +2,17 @@
 configured chain's snapshots, the lag of its subgraph behind its chain head, what its data
 covers and what is still filling in.
 
-Input: the rows of `health.sql` (one per chain with any snapshot run) and of
-`health_coverage.sql` (one per chain and dataset of `chain_coverage`, merged), times as the
-query book prints them (ISO 8601 UTC). Pure functions: the handler runs the queries.
+Input: the rows of `health.sql` (one per chain with any snapshot run), of `health_coverage.sql`
+(one per chain and dataset of `chain_coverage`, merged), times as the query book prints them
+(ISO 8601 UTC), and of `coverage_holes.sql` (what each chain is missing: coverage_holes.py).
+Pure functions: the handler runs the queries.
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
+from .coverage_holes import Holes, filling, holes_by_chain, missing
 from .sql import unix_seconds
-from ..core.epochs import DAY, HOUR, QUARTER_HOUR
 
 UNHEALTHY = "unhealthy"  # the 503 code of /api/stats/health and /v1/health
 SUBGRAPH_LAG_TOLERANCE_SECONDS = 10 * 60  # more than this behind the chain head: subgraph_lagging
@@ -45,28 +46,6 @@ def subgraph_lag_seconds(coverage: Coverage) -> int | None:
     return max(unix_seconds(head) - unix_seconds(indexed), 0)
 
 
-def filling(coverage: Coverage, depth_days: int) -> list[str]:
-    """What is still filling in: `snapshots` (the published snapshots reach back less than the
-    depth from the newest one, one 15-minute step of tolerance, and start more than one step
-    after the first market activity: a chain younger than the depth is complete) and `history`
-    (the hourly buckets start more than an hour after the hour of the first market activity, or
-    there are none while there is market activity)."""
-    out: list[str] = []
-    market = dataset_at(coverage, "market_activity", "first_at")
-    if market is None:
-        return out
-    first_market = unix_seconds(market)
-    snapshots = coverage.get("snapshots")
-    if snapshots is not None:
-        first, last = unix_seconds(snapshots["first_at"]), unix_seconds(snapshots["last_at"])
-        if last - first < depth_days * DAY - QUARTER_HOUR and first > first_market + QUARTER_HOUR:
-            out.append("snapshots")
-    hourly = dataset_at(coverage, "hourly", "first_at")
-    if hourly is None or unix_seconds(hourly) > first_market // HOUR * HOUR + HOUR:
-        out.append("history")
-    return out
-
-
 def last_run(row: dict[str, Any] | None, *, with_error: bool) -> dict[str, Any] | None:
     """The latest snapshot attempt of a health.sql row; None when the chain has none."""
     if row is None or row["last_run_at"] is None:
@@ -85,7 +64,8 @@ def snapshot_age(row: dict[str, Any] | None, now: float) -> tuple[str | None, in
     return snapshot_at, max(int(now) - unix_seconds(snapshot_at), 0)
 
 
-def chain_health(chain: Any, run: dict[str, Any] | None, coverage: Coverage, now: float, stale_after_seconds: int) -> dict[str, Any]:
+def chain_health(chain: Any, run: dict[str, Any] | None, coverage: Coverage, holes: Holes, now: float,
+                 stale_after_seconds: int) -> dict[str, Any]:
     snapshot_at, age = snapshot_age(run, now)
     lag = subgraph_lag_seconds(coverage)
     healthy = age is not None and age < stale_after_seconds
@@ -108,16 +88,20 @@ def chain_health(chain: Any, run: dict[str, Any] | None, coverage: Coverage, now
             "hourly": dataset_range(coverage, "hourly"),
             "events": dataset_range(coverage, "events"),
             "snapshots": dataset_range(coverage, "snapshots"),
+            "missingSnapshots": missing(holes, "snapshots"),
+            "missingHistory": missing(holes, "history"),
             "indexedAt": dataset_at(coverage, "subgraph", "last_at"),
             "chainHeadAt": dataset_at(coverage, "chain_head", "last_at"),
         },
-        "filling": filling(coverage, chain.snapshot_days),
+        "filling": filling(holes),
     }
 
 
 def chains_health(chains: Mapping[int, Any], runs: list[dict[str, Any]], coverage_rows: list[dict[str, Any]],
-                  now: float, stale_after_seconds: int) -> list[dict[str, Any]]:
+                  holes_rows: list[dict[str, Any]], now: float, stale_after_seconds: int) -> list[dict[str, Any]]:
     """One entry per configured chain, by chain id, whether or not it has any row yet."""
     by_chain = {int(row["chain_id"]): row for row in runs}
     coverage = coverage_by_chain(coverage_rows)
-    return [chain_health(chains[cid], by_chain.get(cid), coverage.get(cid, {}), now, stale_after_seconds) for cid in sorted(chains)]
+    holes = holes_by_chain(holes_rows)
+    return [chain_health(chains[cid], by_chain.get(cid), coverage.get(cid, {}), holes.get(cid, {}), now, stale_after_seconds)
+            for cid in sorted(chains)]

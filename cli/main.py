@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ..core.config import Settings
 from ..core.logs import setup_logging
+from ..core.pipeline_names import catchup_sensor
 
 log = logging.getLogger("cli")
 
@@ -76,6 +77,14 @@ def _migrate(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def incomplete_note(chains: list[int]) -> str:
+    """What `up` and `backfill` say after a chain's backfill was incomplete."""
+    names = ", ".join(map(str, chains)) or "some chains"
+    return (f"history and snapshots are INCOMPLETE on chain(s) {names}: each chain's catch-up sensor "
+            f"({', '.join(catchup_sensor(c) for c in chains) or 'catchup_sensor_<chain>'}) refills its missing "
+            "snapshots once its upstream answers; /v1/health/chains lists what is missing")
+
+
 def _backfill(settings: Settings, args: argparse.Namespace) -> int:
     """Backfills submitted to the instance's webserver (DAGSTER_URL, or DAGSTER_HOST:DAGSTER_PORT);
     when none answers, a webserver and daemon run on DAGSTER_HOME for the duration."""
@@ -86,7 +95,11 @@ def _backfill(settings: Settings, args: argparse.Namespace) -> int:
     try:
         with dagster_for(settings, settings.data_dir / "logs") as dagster_settings:
             backfill(dagster_settings, days=args.days)
-    except (BackfillFailed, WebserverError) as exc:
+    except BackfillFailed as exc:
+        log.error("backfill failed: %s", exc)
+        log.error("%s", incomplete_note(exc.chains))
+        return 1
+    except WebserverError as exc:
         log.error("backfill failed: %s", exc)
         return 1
     return 0
@@ -152,8 +165,11 @@ def _up(settings: Settings, args: argparse.Namespace) -> int:
         signal.signal(signal.SIGINT, _interrupt)
         signal.signal(signal.SIGTERM, _interrupt)
         # the banner comes as soon as every chain is fresh; older history fills in behind it
-        stack.start(backfill_days=args.days, on_fresh=lambda: print(stack.banner(), flush=True))
-        log.info("history and snapshots are complete; the schedules keep every chain fresh")
+        incomplete = stack.start(backfill_days=args.days, on_fresh=lambda: print(stack.banner(), flush=True))
+        if incomplete:
+            log.warning("%s", incomplete_note(incomplete))
+        else:
+            log.info("history and snapshots are complete; the schedules keep every chain fresh")
         signal.signal(signal.SIGINT, _stop)
         signal.signal(signal.SIGTERM, _stop)
         while not stopping:

@@ -32,7 +32,7 @@ import httpx
 
 from ..core.chains import STATS_CHAIN_ID, load_book
 from ..core.config import Settings
-from ..core.pipeline_names import history_job, snapshot_job
+from ..core.pipeline_names import CATCHUP_SENSOR_PREFIX, history_job, snapshot_job
 from .processes import Service, cli
 
 log = logging.getLogger("stack")
@@ -80,10 +80,10 @@ class DagsterServices:
 
     `settings` (after start) names the webserver (dagster_url). With `schedules=False` the code
     location's schedules are stopped before the daemon starts (a test upstream that runs behind
-    the wall clock must not get the schedules' runs)."""
+    the wall clock must not get the schedules' runs), and its catch-up sensors unless `catchup=True`."""
 
     def __init__(self, settings: Settings, log_dir: Path, *, port: int | None = None,
-                 env: dict[str, str] | None = None, schedules: bool = True):
+                 env: dict[str, str] | None = None, schedules: bool = True, catchup: bool | None = None):
         self.settings = dataclasses.replace(settings, dagster_port=port or settings.dagster_port,
                                             dagster_webserver_url="")
         self.log_dir = Path(log_dir)
@@ -91,6 +91,7 @@ class DagsterServices:
             raise ValueError(f"{self.log_dir}: Dagster removes <DAGSTER_HOME>/logs (its telemetry folder); log elsewhere")
         self.env = env or {}
         self.schedules = schedules
+        self.catchup = schedules if catchup is None else catchup
         self.services: list[Service] = []
 
     def _start(self, name: str, argv: list[str], ready_url: str | None, env: dict[str, str], timeout: float) -> None:
@@ -121,12 +122,13 @@ class DagsterServices:
             self._start("dagster-webserver",
                         [str(bin_dir / "dagster-webserver"), *CODE_LOCATION, "-h", s.dagster_host, "-p", str(s.dagster_port)],
                         f"{s.dagster_url}/server_info", env, timeout)
-            if not self.schedules:
+            if not (self.schedules and self.catchup):
                 jobs = chain_jobs(s)
                 with Webserver(s.dagster_url) as web:
                     web.wait_ready(jobs, timeout=timeout, daemons=False)
-                    stopped = web.stop_schedules(jobs[0]) if jobs else []
-                log.info("schedules stopped: %s", ", ".join(stopped) or "none")
+                    stopped = web.stop_schedules(jobs[0]) if jobs and not self.schedules else []
+                    stopped += web.stop_sensors(jobs[0], CATCHUP_SENSOR_PREFIX) if jobs and not self.catchup else []
+                log.info("schedules and sensors stopped: %s", ", ".join(stopped) or "none")
             self._start("dagster-daemon", [str(bin_dir / "dagster-daemon"), "run", *CODE_LOCATION], None, env, timeout)
         except BaseException:
             self.stop()
@@ -195,10 +197,10 @@ class Stack:
         self.services.append(svc)
         return svc
 
-    def start(self, backfill_days: int | None = None, *, on_fresh=None) -> None:
+    def start(self, backfill_days: int | None = None, *, on_fresh=None) -> list[int]:
         """Everything up to fresh data on every chain (the APIs answer from then on, `on_fresh` is
         called), then the history and older snapshots filling in behind, with progress lines.
-        A chain that fails is reported and left behind; the others keep serving."""
+        A chain that fails is reported and left behind (returned); the others keep serving."""
         s = self.settings
         self.log_dir.mkdir(parents=True, exist_ok=True)
         if not os.environ.get("CLICKHOUSE_URL"):
@@ -247,15 +249,18 @@ class Stack:
             if on_fresh is not None:
                 on_fresh()
 
+        incomplete: list[int] = []
         try:
             backfill(s, days=backfill_days, on_fresh=serve)
             # a long first backfill lets boundaries pass meanwhile, and the schedules only take the
             # newest one: a second pass fills them (it skips everything already published)
             backfill(s, days=backfill_days)
         except BackfillFailed as exc:
-            log.error("backfill incomplete (the other chains are served): %s", exc)
+            incomplete = exc.chains
+            log.error("backfill incomplete on chain(s) %s (the other chains are served): %s", incomplete, exc)
         if not any(svc.name == "api" for svc in self.services):
             serve()
+        return incomplete
 
     def publish_curation(self) -> None:
         """Publish the curation (CURATION_SOURCE) once every chain has its newest snapshot, through

@@ -35,6 +35,13 @@ def history_job(chain_id: int) -> str:
     return f"history_job_{chain_id}"
 
 
+CATCHUP_SENSOR_PREFIX = "catchup_sensor_"  # + chain id: the chain's catch-up sensor (orchestration.catchup)
+
+
+def catchup_sensor(chain_id: int) -> str:
+    return f"{CATCHUP_SENSOR_PREFIX}{chain_id}"
+
+
 def chain_of_job(job_name: str) -> int | None:
     """The chain a job of this module's naming belongs to (None for any other job)."""
     head, _, tail = job_name.rpartition("_")

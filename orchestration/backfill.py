@@ -45,6 +45,7 @@ from ..readers.dagster_webserver import Webserver, WebserverError
 from ..readers.graphql import SubgraphClient
 from ..warehouse.client import get_client
 
+UNREACHABLE = "upstream unreachable, left out of this backfill"
 HEARTBEAT_SECONDS = 30.0  # a progress line at least this often, even without progress
 # Once every chain is fresh the backfills are followed at this pace: each poll is two GraphQL
 # queries per open backfill, which the webserver answers with CPU the runs need.
@@ -56,7 +57,12 @@ QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}
 
 
 class BackfillFailed(RuntimeError):
-    """A backfill ended with failed or canceled runs, or the daemon could not run it."""
+    """A backfill ended with failed or canceled runs, left a chain out (its upstream did not
+    answer), or the daemon could not run it; `chains` are the chains left incomplete."""
+
+    def __init__(self, message: str, chains: list[int] | None = None):
+        super().__init__(message)
+        self.chains = sorted(chains or [])
 
 
 def upstream_now(settings: Settings, chain_id: int = STATS_CHAIN_ID) -> tuple[int, int | None]:
@@ -86,16 +92,17 @@ def history_days_done(settings: Settings, chain_ids: list[int]) -> dict[int, set
     return out
 
 
-def plan_chains(settings: Settings, chain_ids: list[int], *, say: Callable[[str], None], **limits: Any) -> list[ChainPlan]:
-    """Each chain's plan (its upstream read in parallel); a chain whose upstream cannot be read
-    or has no pool yet is reported and left out."""
+def plan_chains(settings: Settings, chain_ids: list[int], *, say: Callable[[str], None],
+                **limits: Any) -> tuple[list[ChainPlan], dict[int, str]]:
+    """Each chain's plan (its upstream read in parallel), and the chains whose upstream could not
+    be read (chain -> why): those are reported and left out, as is a chain without a pool yet."""
     done_days = history_days_done(settings, chain_ids)
 
     def plan(cid: int) -> tuple[ChainPlan | None, str]:
         try:
             now, start = upstream_now(settings, cid)
         except Exception as exc:  # noqa: BLE001 - one unreachable chain must not stop the others
-            return None, f"chain {cid}: upstream unreachable, left out of this backfill ({type(exc).__name__}: {exc})"
+            return None, f"chain {cid}: {UNREACHABLE} ({type(exc).__name__}: {exc})"
         if start is None:
             return None, f"chain {cid}: the subgraph has no pool yet, nothing to materialize"
         times = snapshot_times(settings, cid, now, start, days=limits.get("days"),
@@ -111,7 +118,8 @@ def plan_chains(settings: Settings, chain_ids: list[int], *, say: Callable[[str]
         planned = list(pool.map(plan, chain_ids))
     for _, line in planned:  # in chain order, once all are read
         say(line)
-    return [p for p, _ in planned if p is not None]
+    unreachable = {cid: line for cid, (p, line) in zip(chain_ids, planned) if p is None and UNREACHABLE in line}
+    return [p for p, _ in planned if p is not None], unreachable
 
 
 def backfill(
@@ -140,8 +148,8 @@ def backfill(
     started = time.monotonic()
     ensure_instance_dir(settings)
     ids = sorted(chains if chains is not None else settings.chains)
-    plans = plan_chains(settings, ids, say=say, days=days, snapshot_hours=snapshot_hours,
-                        until_offset=snapshots_until_offset, force=force)
+    plans, unreachable = plan_chains(settings, ids, say=say, days=days, snapshot_hours=snapshot_hours,
+                                     until_offset=snapshots_until_offset, force=force)
     fills = [ChainFill(p, force=force) for p in plans]
     with Webserver(settings.dagster_url) as web:
         # the daemon is checked while following: a daemon still starting picks the runs up on its
@@ -160,9 +168,10 @@ def backfill(
     say(f"backfill done in {summary['elapsed_seconds']:.0f} s: " + "; ".join(
         f"chain {cid} {c['history_days']:,} history days, {c['snapshots']:,} snapshots"
         + (" (FAILED)" if c["error"] else "") for cid, c in summary["chains"].items()))
-    failed = {cid: c["error"] for cid, c in summary["chains"].items() if c["error"]}
+    failed = {**{cid: c["error"] for cid, c in summary["chains"].items() if c["error"]},
+              **{cid: UNREACHABLE for cid in unreachable}}
     if failed:
-        raise BackfillFailed("; ".join(f"chain {cid}: {error}" for cid, error in failed.items()))
+        raise BackfillFailed("; ".join(f"chain {cid}: {error}" for cid, error in sorted(failed.items())), list(failed))
     return summary
 
 
@@ -198,9 +207,9 @@ def _follow(web: Webserver, fills: list[ChainFill], *, say: Callable[[str], None
                 down = [t for t, ok in web.daemon_status().items() if not ok]
                 if down:
                     raise BackfillFailed(f"no progress for {DAEMON_GRACE_SECONDS:.0f} s and the instance has no healthy "
-                                         f"daemon ({', '.join(down)}): start `dagster-daemon run`")
+                                         f"daemon ({', '.join(down)}): start `dagster-daemon run`", _unfinished(fills))
             if deadline is not None and time.monotonic() > deadline:
-                raise BackfillFailed(f"the backfill did not finish in time ({line})")
+                raise BackfillFailed(f"the backfill did not finish in time ({line})", _unfinished(fills))
             time.sleep(poll if not fresh_said else max(poll, min(FILL_POLL_SECONDS, 5 * poll)))
     except BaseException:
         for backfill_id in (b for f in fills for b in f.open_backfills()):  # the daemon must not go on with it
@@ -210,6 +219,10 @@ def _follow(web: Webserver, fills: list[ChainFill], *, say: Callable[[str], None
             except WebserverError:
                 pass
         raise
+
+
+def _unfinished(fills: list[ChainFill]) -> list[int]:
+    return [f.cid for f in fills if f.phase != "done"]
 
 
 def _execute_in_process(settings: Settings, job_name: str, partition_key: str, tags: dict[str, str] | None = None) -> str:

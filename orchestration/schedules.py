@@ -3,7 +3,8 @@
 - `snapshot_schedule_<chain>` (*/15) requests the snapshot at the boundary that just passed (its
   day partition, bounded to that one time by tags) and skips while another run of the chain's
   snapshot job is in progress: a slow upstream delays that chain's snapshot instead of piling runs
-  up, and the other chains' schedules go on.
+  up, and the other chains' schedules go on. A boundary skipped so (or whose run failed) is
+  refilled by the chain's catch-up sensor (orchestration.catchup).
 - `history_schedule_<chain>` (minute 1 of every hour) requests the daily partition containing the hour
   that just ended; right after midnight that is the previous day, which completes it, and at
   01:01 the previous day is requested once more, so an hour the subgraph had not indexed yet at
@@ -33,8 +34,9 @@ IN_PROGRESS = [
 ]
 
 
-def _running(context: ScheduleEvaluationContext, job_name: str) -> list[str]:
-    runs = context.instance.get_runs(filters=RunsFilter(job_name=job_name, statuses=IN_PROGRESS), limit=5)
+def runs_in_progress(instance, job_name: str) -> list[str]:
+    """Ids of the job's runs queued or running (at most 5)."""
+    runs = instance.get_runs(filters=RunsFilter(job_name=job_name, statuses=IN_PROGRESS), limit=5)
     return [r.run_id for r in runs]
 
 
@@ -49,7 +51,7 @@ def build_schedules(chain_id: int, snapshot_job, history_job) -> list[ScheduleDe
                     "the chain is in progress.",
     )
     def snapshot_schedule(context: ScheduleEvaluationContext):
-        running = _running(context, snapshot_job.name)
+        running = runs_in_progress(context.instance, snapshot_job.name)
         if running:
             return SkipReason(f"{snapshot_job.name} run {running[0]} is still in progress")
         at = latest_snapshot_at(context.scheduled_execution_time.timestamp())
@@ -66,7 +68,7 @@ def build_schedules(chain_id: int, snapshot_job, history_job) -> list[ScheduleDe
                     "that just ended.",
     )
     def history_schedule(context: ScheduleEvaluationContext):
-        running = _running(context, history_job.name)
+        running = runs_in_progress(context.instance, history_job.name)
         if running:
             return SkipReason(f"{history_job.name} run {running[0]} is still in progress")
         ts = int(context.scheduled_execution_time.timestamp())

@@ -119,6 +119,25 @@ mutation Stop($id: String!) {
   stopRunningSchedule(id: $id) { __typename ... on Error { message } }
 }"""
 
+SENSORS = """
+query Sensors($repo: RepositorySelector!) {
+  sensorsOrError(repositorySelector: $repo) {
+    __typename
+    ... on Sensors { results { name sensorState { id status } } }
+    ... on Error { message }
+  }
+}"""
+
+STOP_SENSOR = """
+mutation StopSensor($id: String!) {
+  stopSensor(id: $id) { __typename ... on Error { message } }
+}"""
+
+START_SENSOR = """
+mutation StartSensor($selector: SensorSelector!) {
+  startSensor(sensorSelector: $selector) { __typename ... on Error { message } }
+}"""
+
 
 class WebserverError(RuntimeError):
     """The webserver is unreachable, or answered an error."""
@@ -318,3 +337,26 @@ class Webserver:
                     raise WebserverError(f"schedule {schedule['name']} could not be stopped: {_message(answer)}")
                 stopped.append(schedule["name"])
         return stopped
+
+    # -- sensors -----------------------------------------------------------------------------
+    def stop_sensors(self, job_name: str, prefix: str) -> list[str]:
+        """Stop the running sensors named `prefix*` of the code location holding `job_name`; their names."""
+        where = self.job_location(job_name)
+        result = self.query(SENSORS, repo=where.repository_selector())["sensorsOrError"]
+        if result["__typename"] != "Sensors":
+            raise WebserverError(f"sensors could not be listed: {_message(result)}")
+        stopped = []
+        for sensor in result["results"]:
+            if sensor["name"].startswith(prefix) and sensor["sensorState"]["status"] == "RUNNING":
+                answer = self.query(STOP_SENSOR, id=sensor["sensorState"]["id"])["stopSensor"]
+                if answer["__typename"] != "StopSensorMutationResult":
+                    raise WebserverError(f"sensor {sensor['name']} could not be stopped: {_message(answer)}")
+                stopped.append(sensor["name"])
+        return stopped
+
+    def start_sensor(self, job_name: str, name: str) -> None:
+        """Start the sensor `name` of the code location holding `job_name`."""
+        selector = {**self.job_location(job_name).repository_selector(), "sensorName": name}
+        answer = self.query(START_SENSOR, selector=selector)["startSensor"]
+        if answer["__typename"] != "Sensor":
+            raise WebserverError(f"sensor {name} could not be started: {_message(answer)}")

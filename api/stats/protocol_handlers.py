@@ -12,6 +12,7 @@ from typing import Any
 from ..errors import ApiError
 from ..routes import RequestContext
 from ..chain_health import UNHEALTHY, chains_health, last_run, snapshot_age
+from ..coverage_holes import holes_params
 from .flow_windows import HOURS_COLUMNS, flow_windows
 from ...core.epochs import QUARTER_HOUR, iso
 from ...core.methodology import METHODOLOGY_VERSION
@@ -86,9 +87,10 @@ async def health(ctx: RequestContext) -> dict[str, Any]:
     try:
         runs = await ctx.rows(chain_ids=chain_ids)
         coverage = await ctx.rows("health_coverage", chain_ids=chain_ids)
+        holes = await ctx.rows("coverage_holes", **holes_params(settings.chains, chain_ids, now))
     except Exception as exc:  # noqa: BLE001 - an unreachable warehouse is an unhealthy service, not a 500
         raise ApiError(503, UNHEALTHY, f"the warehouse is unreachable ({type(exc).__name__})", details=status) from exc
-    status["chains"] = chains_health(settings.chains, runs, coverage, now, stale_after_minutes * 60)
+    status["chains"] = chains_health(settings.chains, runs, coverage, holes, now, stale_after_minutes * 60)
     row = next((r for r in runs if r["chain_id"] == ctx.chain_id), None)
     status["lastRun"] = last_run(row, with_error=False)
     snapshot_at, age = snapshot_age(row, now)

@@ -7,6 +7,7 @@ seconds; raw on-chain integers are decimal strings next to a number scaled by 1e
 """
 from __future__ import annotations
 
+from ..coverage_holes import FILLING_SCHEMA, MISSING_HISTORY_SCHEMA, MISSING_SNAPSHOTS_SCHEMA
 from ..schema import ADDRESS, DATE, ISO_TIME, RAW_INTEGER, nullable, nullable_ref, obj, ref
 from .flow_windows import FLOW_WINDOW, flow_windows_schema
 
@@ -104,20 +105,16 @@ CHAIN_HEALTH = obj(
                 "firstMarketActivity": _nullable_time("the first pool creation"),
                 "hourly": nullable_ref("TimeRange", "hourly buckets written; `to` is the last bucket's start"),
                 "events": nullable_ref("TimeRange", "governance events read"),
-                "snapshots": nullable_ref("TimeRange", "published 15-minute snapshots"),
+                "snapshots": nullable_ref("TimeRange", "published 15-minute snapshots: first and last (missingSnapshots "
+                                          "lists the holes between and around them)"),
+                "missingSnapshots": MISSING_SNAPSHOTS_SCHEMA,
+                "missingHistory": MISSING_HISTORY_SCHEMA,
                 "indexedAt": _nullable_time("the block time the subgraph has indexed"),
                 "chainHeadAt": _nullable_time("the chain head's time, as last read over RPC"),
             },
             "What the chain's data covers; null where nothing was recorded yet.",
         ),
-        "filling": {
-            "type": "array",
-            "items": {"enum": ["snapshots", "history"]},
-            "uniqueItems": True,
-            "description": "what is still filling in: `snapshots` (published snapshots reach back less than the "
-            "chain's snapshot depth and start after its first market activity), `history` (hourly buckets start "
-            "more than an hour after the first market activity, or none yet); empty when complete",
-        },
+        "filling": FILLING_SCHEMA,
     },
     "Health of one configured chain. Reported only: it never changes the route's status.",
 )

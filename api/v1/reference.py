@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 
 from ..chain_health import UNHEALTHY, chains_health, coverage_by_chain, dataset_at, dataset_range, subgraph_lag_seconds
+from ..coverage_holes import filling, holes_by_chain, holes_params, missing
 from ..coverage import FAILED, FRESH, STALE, UNAVAILABLE, WITHIN_LIMIT
 from ..errors import ApiError
 from ..routes import RequestContext
@@ -33,11 +34,14 @@ async def chains(ctx: RequestContext) -> list[dict[str, Any]]:
     covered = ctx.coverage
     assert covered is not None
     book = ctx.settings.chains
-    rows = await ctx.rows("health_coverage", chain_ids=list(covered.chain_ids))
+    chain_ids = list(covered.chain_ids)
+    rows = await ctx.rows("health_coverage", chain_ids=chain_ids)
+    holes_of = holes_by_chain(await ctx.rows("coverage_holes", **holes_params(book, chain_ids, time.time())))
     by_chain = coverage_by_chain(rows)
     out = []
     for c in covered.chains:
         chain, coverage = book[c.chain_id], by_chain.get(c.chain_id, {})
+        holes = holes_of.get(c.chain_id, {})
         out.append({
             "chainId": c.chain_id,
             "name": chain.name,
@@ -51,10 +55,13 @@ async def chains(ctx: RequestContext) -> list[dict[str, Any]]:
                 "firstMarketActivity": dataset_at(coverage, "market_activity", "first_at"),
                 "history": dataset_range(coverage, "hourly"),
                 "snapshots": dataset_range(coverage, "snapshots"),
+                "missingSnapshots": missing(holes, "snapshots"),
+                "missingHistory": missing(holes, "history"),
                 "subgraphIndexedAt": dataset_at(coverage, "subgraph", "last_at"),
                 "chainHeadAt": dataset_at(coverage, "chain_head", "last_at"),
                 "subgraphLagSeconds": subgraph_lag_seconds(coverage),
             },
+            "filling": filling(holes),
         })
     return out
 
@@ -101,9 +108,10 @@ async def _health_rows(ctx: RequestContext) -> tuple[list[dict[str, Any]], list[
     try:
         runs = await ctx.rows("health", chain_ids=chain_ids)
         coverage = await ctx.rows("health_coverage", chain_ids=chain_ids)
+        holes = await ctx.rows("coverage_holes", **holes_params(settings.chains, chain_ids, now))
     except Exception as exc:  # noqa: BLE001 - an unreachable warehouse is an unhealthy service, not a 500
         raise ApiError(503, UNHEALTHY, f"the warehouse is unreachable ({type(exc).__name__})") from exc
-    entries = chains_health(settings.chains, runs, coverage, now, int(settings.stale_after_minutes) * 60)
+    entries = chains_health(settings.chains, runs, coverage, holes, now, int(settings.stale_after_minutes) * 60)
     by_chain = {int(r["chain_id"]): r for r in runs}
     metas = []
     for entry in entries:

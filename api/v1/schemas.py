@@ -2,6 +2,7 @@
 an /api/stats schema, so a generated client gets /v1 types."""
 from __future__ import annotations
 
+from ..coverage_holes import FILLING_SCHEMA, MISSING_HISTORY_SCHEMA, MISSING_SNAPSHOTS_SCHEMA
 from ..coverage import STATES
 from ..schema import ADDRESS, ISO_TIME, nullable, obj
 from ...core.chains import FEATURES
@@ -38,11 +39,15 @@ SCHEMAS = {
         "coverage": obj({
             "firstMarketActivity": {**NULLABLE_TIME, "description": "the first swap or liquidity event indexed"},
             "history": {**RANGE, "description": "hourly history buckets: first and last hour"},
-            "snapshots": {**RANGE, "description": "published 15-minute snapshots: first and last"},
+            "snapshots": {**RANGE, "description": "published 15-minute snapshots: first and last (missingSnapshots "
+                          "lists the holes between and around them)"},
+            "missingSnapshots": MISSING_SNAPSHOTS_SCHEMA,
+            "missingHistory": MISSING_HISTORY_SCHEMA,
             "subgraphIndexedAt": {**NULLABLE_TIME, "description": "block time the subgraph had indexed at the last snapshot"},
             "chainHeadAt": {**NULLABLE_TIME, "description": "block time of the chain head at the last snapshot"},
             "subgraphLagSeconds": {**nullable("integer"), "minimum": 0, "description": "chainHeadAt - subgraphIndexedAt"},
         }),
+        "filling": FILLING_SCHEMA,
     }, "A public chain: what it supports, how fresh it is and what its indexed data covers."),
     "V1Deployment": obj({
         "chainId": CHAIN_ID,
@@ -79,11 +84,13 @@ SCHEMAS = {
             "firstMarketActivity": NULLABLE_TIME,
             "hourly": RANGE,
             "events": RANGE,
-            "snapshots": RANGE,
+            "snapshots": {**RANGE, "description": "published 15-minute snapshots: first and last"},
+            "missingSnapshots": MISSING_SNAPSHOTS_SCHEMA,
+            "missingHistory": MISSING_HISTORY_SCHEMA,
             "indexedAt": NULLABLE_TIME,
             "chainHeadAt": NULLABLE_TIME,
         }),
-        "filling": {"type": "array", "items": {"enum": ["snapshots", "history"]}},
+        "filling": FILLING_SCHEMA,
         "rpc": obj({
             "reachable": {"type": "boolean", "description": "the chain's RPC answered eth_blockNumber within 2 s"},
             "blockNumber": {**nullable("integer"), "minimum": 0},

@@ -10,7 +10,8 @@ import json
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR
+from ve_analytics.api.coverage_holes import MAX_RANGES_SHOWN
+from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, iso
 from ve_analytics.warehouse.client import get_client
 
 RUN_COLUMNS = ["chain_id", "snapshot_at", "run_id", "status", "block_number", "block_timestamp", "started_at",
@@ -105,3 +106,28 @@ def seed(settings, latest: int) -> dict:
         client.insert("chain_coverage", [row], column_names=COVERAGE_COLUMNS)
     client.close()
     return t
+
+
+def _served(first: int, last: int, present: set[int], step: int) -> dict:
+    """A missing-ranges answer by set arithmetic: the window's times minus the present ones, in runs."""
+    runs: list[list[int]] = []
+    for t in sorted(set(range(first, last + 1, step)) - present):
+        if runs and runs[-1][-1] == t - step:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    ranges = [{"from": iso(r[0]), "to": iso(r[-1]), "count": len(r)} for r in reversed(runs)]
+    return {"window": {"from": iso(first), "to": iso(last)}, "count": sum(len(r) for r in runs), "rangeCount": len(runs),
+            "ranges": ranges[:MAX_RANGES_SHOWN], "truncated": len(runs) > MAX_RANGES_SHOWN}
+
+
+def missing_truth(published: set[int], market: int, depth_days: int, now: int) -> dict:
+    """missingSnapshots: the window from the depth (not before the first activity's boundary) to
+    the boundary 30 minutes before now."""
+    first = max(now // QUARTER_HOUR * QUARTER_HOUR - depth_days * DAY + QUARTER_HOUR, -(-market // QUARTER_HOUR) * QUARTER_HOUR)
+    return _served(first, (now - 2 * QUARTER_HOUR) // QUARTER_HOUR * QUARTER_HOUR, published, QUARTER_HOUR)
+
+
+def missing_history_truth(hours: set[int], market: int, now: int) -> dict:
+    """missingHistory: the hours after the first activity's hour up to the last one ended an hour before now."""
+    return _served(market // HOUR * HOUR + HOUR, (now - HOUR) // HOUR * HOUR - HOUR, hours, HOUR)

@@ -9,9 +9,10 @@ import time
 import pytest
 
 from api_settings import settings_for
-from multichain_seed import LONG_ERROR, hour, seed, write_book
+from multichain_seed import LONG_ERROR, hour, missing_history_truth, missing_truth, seed, write_book
 from support.api_server import ApiServer
-from ve_analytics.api.chain_health import chain_health, filling
+from ve_analytics.api.chain_health import chain_health
+from ve_analytics.api.coverage_holes import filling, missing
 from ve_analytics.core.chains import ChainConfig, load_book
 from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, iso
 from ve_analytics.warehouse.migrate import migrate
@@ -59,6 +60,22 @@ def test_every_configured_chain_is_reported_and_the_status_stays_chain_56s(multi
     assert ages[1] is None and data["ageSeconds"] == ages[56]
     m56, m8453, m5042, m4663 = t["m56"], t["m8453"], t["m5042"], t["m4663"]
     by_id = {c["chainId"]: c for c in chains}
+    # the holes of each window, against the published times seeded (independent: sets), at the
+    # request's now (taken between `before` and `after`)
+    published = {56: {latest - QUARTER_HOUR, latest}, 8453: {latest - 3 * HOUR}, 5042: {latest - 2 * HOUR},
+                 4663: {latest - QUARTER_HOUR}}
+    market = {56: m56, 8453: m8453, 5042: m5042, 4663: m4663}
+    for cid, times in published.items():
+        depth = 30 if cid == 56 else 7
+        served = by_id[cid]["coverage"].pop("missingSnapshots")
+        assert served in (missing_truth(times, market[cid], depth, before), missing_truth(times, market[cid], depth, after))
+        assert served["count"] > 0
+        # no protocol_hourly bucket is seeded: every hour of the history window is missing
+        served = by_id[cid]["coverage"].pop("missingHistory")
+        assert served in (missing_history_truth(set(), market[cid], before), missing_history_truth(set(), market[cid], after))
+        assert served["count"] > 0
+    assert by_id[1]["coverage"].pop("missingSnapshots") is None  # no market activity: no window
+    assert by_id[1]["coverage"].pop("missingHistory") is None
 
     assert by_id[1] == {
         "chainId": 1, "healthy": False, "reason": "no_successful_snapshot", "snapshotAt": None, "lastRun": None,
@@ -79,7 +96,7 @@ def test_every_configured_chain_is_reported_and_the_status_stays_chain_56s(multi
             "indexedAt": iso(latest - 60),
             "chainHeadAt": iso(latest),
         },
-        "filling": [],
+        "filling": ["snapshots", "history"],
     }
     assert by_id[8453] == {
         "chainId": 8453, "healthy": False, "reason": "stale", "snapshotAt": iso(latest - 3 * HOUR),
@@ -108,7 +125,7 @@ def test_every_configured_chain_is_reported_and_the_status_stays_chain_56s(multi
             "indexedAt": iso(latest - 2 * HOUR - 20 * 60),
             "chainHeadAt": iso(latest),
         },
-        "filling": [],
+        "filling": ["snapshots", "history"],
     }
     assert by_id[4663] == {
         "chainId": 4663, "healthy": True, "reason": "fresh", "snapshotAt": iso(latest - QUARTER_HOUR),
@@ -122,7 +139,7 @@ def test_every_configured_chain_is_reported_and_the_status_stays_chain_56s(multi
             "indexedAt": iso(latest - 60),
             "chainHeadAt": iso(latest - 120),
         },
-        "filling": ["history"],
+        "filling": ["snapshots", "history"],
     }
 
 
@@ -159,29 +176,26 @@ def test_lag_decides_the_reason_past_ten_minutes_even_when_the_snapshot_is_fresh
     now, at = 1_800_000_000, 1_799_999_100
     row = {"last_success_at": iso(at), "last_run_at": iso(at), "last_run_status": "success", "last_run_id": "r",
            "last_run_error": ""}
-    at_tolerance = chain_health(_chain(8453), row, _cov(subgraph=(0, now - 600), chain_head=(now, now)), now, 2700)
+    at_tolerance = chain_health(_chain(8453), row, _cov(subgraph=(0, now - 600), chain_head=(now, now)), {}, now, 2700)
     assert (at_tolerance["healthy"], at_tolerance["reason"], at_tolerance["subgraphLagSeconds"]) == (True, "fresh", 600)
-    past = chain_health(_chain(8453), row, _cov(subgraph=(0, now - 601), chain_head=(now, now)), now, 2700)
+    past = chain_health(_chain(8453), row, _cov(subgraph=(0, now - 601), chain_head=(now, now)), {}, now, 2700)
     assert (past["healthy"], past["reason"], past["subgraphLagSeconds"]) == (True, "subgraph_lagging", 601)
     # without a successful snapshot, that is the reason whatever the lag
-    none = chain_health(_chain(8453), None, _cov(subgraph=(0, now - 3600), chain_head=(now, now)), now, 2700)
+    none = chain_health(_chain(8453), None, _cov(subgraph=(0, now - 3600), chain_head=(now, now)), {}, now, 2700)
     assert none["reason"] == "no_successful_snapshot" and none["lastRun"] is None
 
 
-def test_filling_edges():
-    market = 1_800_000_000 // HOUR * HOUR + 20 * 60  # 20 minutes past an hour
-    newest = market + 20 * DAY
-    active = {"market_activity": (market, newest)}
-    complete = {**active, "hourly": (market // HOUR * HOUR + HOUR, newest)}
-    depth = 7 * DAY
-    # snapshots one step short of the depth are complete; one second shorter still is filling
-    assert filling(_cov(**complete, snapshots=(newest - depth + QUARTER_HOUR, newest)), 7) == []
-    assert filling(_cov(**complete, snapshots=(newest - depth + QUARTER_HOUR + 1, newest)), 7) == ["snapshots"]
-    # a chain younger than its depth: complete while its first snapshot is within a step of its first pool
-    assert filling(_cov(**complete, snapshots=(market + QUARTER_HOUR, newest)), 30) == []
-    assert filling(_cov(**complete, snapshots=(market + QUARTER_HOUR + 1, newest)), 30) == ["snapshots"]
-    # hourly buckets from more than an hour after the first pool's hour, or none: history filling
-    assert filling(_cov(**active, hourly=(market // HOUR * HOUR + HOUR + 1, newest)), 7) == ["history"]
-    assert filling(_cov(**active), 7) == ["history"]
-    # nothing known about market activity: nothing is said to be filling
-    assert filling(_cov(snapshots=(newest - DAY, newest)), 7) == []
+def test_filling_follows_the_missing_counts_and_a_capped_list_says_so():
+    def row(count: int, ranges: int = 0) -> dict:
+        hours = [(1_800_000_000 - k * HOUR, 1_800_000_000 - k * HOUR, 1) for k in range(min(ranges, 20))]
+        return {"missing_count": count, "range_count": ranges, "ranges": hours, "window_from_ts": 0, "window_to_ts": 0}
+
+    assert filling({}) == []  # no window (no market activity): nothing is said to be filling
+    assert filling({"snapshots": row(0), "history": row(0)}) == []
+    assert filling({"snapshots": row(1, 1), "history": row(0)}) == ["snapshots"]
+    assert filling({"snapshots": row(0), "history": row(3, 2)}) == ["history"]
+    assert filling({"snapshots": row(2, 1), "history": row(3, 2)}) == ["snapshots", "history"]
+    capped = missing({"history": row(25, 25)}, "history")
+    assert (capped["count"], capped["rangeCount"], len(capped["ranges"]), capped["truncated"]) == (25, 25, 20, True)
+    assert missing({"history": row(20, 20)}, "history")["truncated"] is False
+    assert missing({}, "snapshots") is None

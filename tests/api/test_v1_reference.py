@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from multichain_seed import BOOK_CHAINS, LONG_ERROR
+from multichain_seed import BOOK_CHAINS, LONG_ERROR, missing_history_truth, missing_truth
 from v1_stack import CL_FACTORY, MULTICALL, STATES, VAULT_FACTORY, VOTER
 from ve_analytics.core.epochs import HOUR, QUARTER_HOUR, iso
 
@@ -24,7 +24,9 @@ def expected_meta_chain(cid: int, latest: int) -> dict:
 
 def test_chains_cover_every_public_chain_and_flag_the_stale_ones(v1):
     api, latest, t = v1
+    before = int(time.time())
     r = api.get("/v1/chains")
+    after = int(time.time())
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["ok"] is True and set(body) == {"ok", "data", "meta"}
@@ -45,8 +47,17 @@ def test_chains_cover_every_public_chain_and_flag_the_stale_ones(v1):
     assert c56["firstMarketActivity"] == iso(t["m56"]) and c56["snapshots"] == {"from": iso(t["m56"] + 8 * 60), "to": iso(latest)}
     assert c56["subgraphLagSeconds"] == 60 and c56["chainHeadAt"] == iso(latest)
     assert by_id[5042]["coverage"]["subgraphLagSeconds"] == 2 * HOUR + 20 * 60
-    assert by_id[1]["coverage"] == {"firstMarketActivity": None, "history": None, "snapshots": None,
-                                    "subgraphIndexedAt": None, "chainHeadAt": None, "subgraphLagSeconds": None}
+    assert by_id[1]["coverage"] == {"firstMarketActivity": None, "history": None, "snapshots": None, "missingSnapshots": None,
+                                    "missingHistory": None, "subgraphIndexedAt": None, "chainHeadAt": None,
+                                    "subgraphLagSeconds": None}
+    assert by_id[1]["filling"] == []
+    # chain 56 published two boundaries of its 30-day window: the rest is named, and filling
+    assert c56["missingSnapshots"] in (missing_truth({latest - QUARTER_HOUR, latest}, t["m56"], 30, before),
+                                       missing_truth({latest - QUARTER_HOUR, latest}, t["m56"], 30, after))
+    assert c56["missingSnapshots"]["count"] > 0
+    # and no hourly bucket is seeded: every hour since its first activity is missing
+    assert c56["missingHistory"] in (missing_history_truth(set(), t["m56"], before), missing_history_truth(set(), t["m56"], after))
+    assert by_id[56]["filling"] == ["snapshots", "history"]
 
 
 def test_a_selection_of_fresh_chains_is_complete_and_has_its_own_etag(v1):

@@ -40,7 +40,7 @@ def test_every_chain_of_the_book_gets_its_own_assets_jobs_schedules_and_checks(d
                                            "curation_job"}
     assert {s.name for s in defs.schedules} == {"snapshot_schedule_56", "history_schedule_56",
                                                 "snapshot_schedule_1", "history_schedule_1"}
-    assert {s.name for s in defs.sensors} == {"snapshot_failure_sensor"}
+    assert {s.name for s in defs.sensors} == {"snapshot_failure_sensor", "catchup_sensor_56", "catchup_sensor_1"}
     # the partitions end at the wall clock's day when read: either side of a midnight passing now
     days = {datetime.now(timezone.utc).strftime("%Y-%m-%d")}
     for cid, snapshot_days in ((56, 30), (1, 7)):
@@ -115,6 +115,27 @@ def test_snapshot_schedule_requests_the_snapshot_that_is_due_and_skips_while_run
         instance.add_run(DagsterRun(job_name="snapshot_job_56", run_id="busy", status=DagsterRunStatus.STARTED))
         result = schedule.evaluate_tick(ctx)
         assert not result.run_requests and "in progress" in result.skip_message
+
+
+def test_catchup_sensor_launches_nothing_while_the_chain_is_busy_or_its_upstream_does_not_answer(defs, tmp_path):
+    from dagster import DagsterInstance, DagsterRun, DagsterRunStatus, build_sensor_context
+
+    from ve_analytics.assets.resources import WarehouseResource
+
+    sensor = defs.get_repository_def().get_sensor_def("catchup_sensor_56")
+    assert sensor.minimum_interval_seconds == 60 and sensor.default_status.value == "RUNNING"
+    # the warehouse is never opened on these paths: an unreachable one proves it
+    with DagsterInstance.local_temp(str(tmp_path)) as instance, build_sensor_context(
+            instance=instance, repository_def=defs.get_repository_def(),
+            resources={"warehouse": WarehouseResource(clickhouse_url="http://127.0.0.1:9")}) as ctx:
+        result = sensor.evaluate_tick(ctx)  # the example book's endpoints refuse connections
+        assert not result.run_requests
+        assert "chain 56: the upstream does not answer" in result.skip_message and "127.0.0.1:9" in result.skip_message
+        instance.add_run(DagsterRun(job_name="history_job_1", run_id="other", status=DagsterRunStatus.STARTED))
+        assert "does not answer" in sensor.evaluate_tick(ctx).skip_message  # another chain's run does not matter
+        instance.add_run(DagsterRun(job_name="history_job_56", run_id="busy", status=DagsterRunStatus.STARTED))
+        result = sensor.evaluate_tick(ctx)
+        assert not result.run_requests and result.skip_message == "history_job_56 run busy is in progress"
 
 
 def test_history_schedule_requests_the_day_of_the_hour_that_just_ended(defs, tmp_path):

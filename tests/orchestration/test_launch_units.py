@@ -234,9 +234,9 @@ def test_a_backfill_the_daemon_failed_names_its_error():
 def test_timeout_and_interrupt_cancel_the_open_backfills():
     web = FakeWeb([("REQUESTED", {"STARTED": 2}, ["STARTED"])])
     fill = ChainFill(plan())
-    with pytest.raises(BackfillFailed, match="did not finish in time"):
+    with pytest.raises(BackfillFailed, match="did not finish in time") as failed:
         walk(web, [fill], [], deadline=time.monotonic() + 0.5)
-    assert web.canceled == ["b1", "b2"]
+    assert web.canceled == ["b1", "b2"] and failed.value.chains == [56]  # the chain left incomplete
 
     class Interrupted(FakeWeb):
         def backfill_runs(self, backfill_id):
