@@ -11,11 +11,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import threading
+from typing import Any
 
 import httpx
 import pytest
 
-from conftest import Api
 from support.api_server import ApiServer
 from support.hold_proxy import HoldProxy
 from ve_analytics.api.admission import Gate
@@ -42,7 +42,7 @@ def sizes(fresh) -> dict[str, int]:
 
 
 @pytest.fixture(scope="module")
-def bounded(fresh_settings, warehouse, contract, http, sizes, tmp_path_factory):
+def bounded(fresh, fresh_settings, warehouse, contract, http, sizes, tmp_path_factory):
     """The API with a cache bound whose entry limit (1/16) lies between a history answer and the
     large one, one warehouse computation at once and none waiting."""
     assert sizes["large"] > 1.5 * sizes["history"] + 4096, sizes  # the scenario leaves room between the two
@@ -52,7 +52,8 @@ def bounded(fresh_settings, warehouse, contract, http, sizes, tmp_path_factory):
         settings = dataclasses.replace(fresh_settings, clickhouse_url=proxy.url, api_limits=limits)
         server = ApiServer(settings, log_path=tmp_path_factory.mktemp("bounded") / "api.log").start()
         try:
-            yield Api(server, contract, http), proxy, bound
+            # conftest's Api, taken from a fixture: imported by name, `conftest` is ambiguous beside other suites'
+            yield type(fresh)(server, contract, http), proxy, bound
         finally:
             server.stop()
 
@@ -60,7 +61,7 @@ def bounded(fresh_settings, warehouse, contract, http, sizes, tmp_path_factory):
 class Held:
     """A request whose warehouse query the proxy holds: inside, the gate's only slot is taken."""
 
-    def __init__(self, api: Api, proxy: HoldProxy, days: int):
+    def __init__(self, api: Any, proxy: HoldProxy, days: int):
         self.api, self.proxy, self.days = api, proxy, days
         self.response: httpx.Response | None = None
 
