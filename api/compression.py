@@ -1,8 +1,9 @@
 """Content coding of response bodies (RFC 9110 8.4, 12.5.3): Accept-Encoding negotiation, the
 encoders (br, zstd, gzip), encoded bodies kept in the worker's byte-bounded cache (a cached
-answer is encoded once per coding), the strong ETag of an encoded variant, `Encodings.respond` for cached answers (their
-header block encoded once per coding, api/prepared.py) and `negotiated()`, the wrapper that
-applies all of it to a route's other responses.
+answer is encoded once per coding and keeps its variants), the strong ETag of an encoded
+variant, `Encodings.respond` for cached answers (their header block encoded once per coding,
+api/prepared.py) and `negotiated()`, the wrapper that applies all of it to a route's other
+responses.
 
 - A body is encoded when it is at least `MIN_SIZE` bytes and the client accepts a coding; the
   client's q-values decide, the server's order (`CODINGS`) breaks ties. `identity` is chosen when

@@ -99,7 +99,8 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
         return found
 
     def not_modified(basis: Basis) -> PreparedResponse:
-        block = not_modified_of.memo(basis.etag, lambda: encode_headers(variant_headers(success_headers(cache_seconds, basis), None)))
+        block = not_modified_of.memo(
+            basis.etag, lambda: encode_headers(variant_headers(success_headers(cache_seconds, basis), None)))
         return PreparedResponse(b"", 304, block)
 
     def known(app: Sanic, params: dict[str, Any]) -> Basis | None:
