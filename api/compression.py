@@ -19,8 +19,10 @@ responses.
 """
 from __future__ import annotations
 
+import asyncio
 import re
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Awaitable, Callable
 
 import brotli
@@ -38,6 +40,11 @@ except ImportError:  # pragma: no cover - depends on the interpreter
     from backports import zstd
 
 MIN_SIZE = 1024  # below this, the coding's headers and CPU cost more than the bytes saved
+# A body this large is encoded in a thread: br, zstd and zlib release the GIL, so the event loop
+# keeps serving cached answers meanwhile (a 4 MB body takes br 65 ms). Two threads: the cores;
+# their queue holds at most one body per open request, each already in memory.
+OFF_LOOP_BYTES = 64 * 1024
+_ENCODER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="encode")
 VARY = "Accept-Encoding"
 
 # Server preference among codings the client rates equally: br and zstd make JSON smaller than
@@ -160,18 +167,34 @@ class Encodings:
         return response
 
     def respond(self, request: Request, answer: Answer, kept_in: Cache | None = None, key: Any = None,
-                status: int = 200) -> PreparedResponse:
+                status: int = 200) -> PreparedResponse | None:
         """`answer` as negotiated for `request`. Its header block and encoded body for that
         coding are made once and kept with it while `kept_in` keeps it under `key`; a variant
-        that would take it past the cache's per-entry limit is sent but not kept."""
+        that would take it past the cache's per-entry limit is sent but not kept. None when that
+        body is still to be encoded and large: then await `respond_off_loop` instead."""
         coding = self.coding_for(request.headers.get("accept-encoding"), len(answer.body))
+        if coding is not None and coding not in answer.variants and len(answer.body) >= OFF_LOOP_BYTES:
+            return None
+        return self._respond(answer, coding, None, kept_in, key, status)
+
+    async def respond_off_loop(self, request: Request, answer: Answer, kept_in: Cache | None = None, key: Any = None,
+                               status: int = 200) -> PreparedResponse:
+        """`respond`, the body encoded in a thread meanwhile."""
+        coding = self.coding_for(request.headers.get("accept-encoding"), len(answer.body))
+        encoded = None
+        if coding is not None and coding not in answer.variants:
+            encoded = await asyncio.get_running_loop().run_in_executor(_ENCODER, CODINGS[coding], answer.body)
+        return self._respond(answer, coding, encoded, kept_in, key, status)
+
+    def _respond(self, answer: Answer, coding: str | None, encoded: bytes | None, kept_in: Cache | None, key: Any,
+                 status: int) -> PreparedResponse:
         block = answer.blocks.get(coding)
         grown = block is None
         if grown:
             block = answer.blocks[coding] = encode_headers(variant_headers(answer.headers, coding))
         body = answer.body if coding is None else answer.variants.get(coding)
         if body is None:
-            body = answer.variants[coding] = CODINGS[coding](answer.body)
+            body = answer.variants[coding] = encoded if encoded is not None else CODINGS[coding](answer.body)
             grown = True
         if grown and kept_in is not None and not kept_in.resize(key, answer):
             answer.variants.pop(coding, None)  # kept identity only (or no longer kept at all)

@@ -138,7 +138,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
                     return json_response(answer.body, 200, static_headers)
                 key = (*memo_key, params_key)
                 answer = await app.ctx.memo.get(key, cache_seconds, lambda: compute(app, dict(params), None))
-                return app.ctx.encodings.respond(request, answer, app.ctx.memo, key)
+                return await send(app, request, answer, app.ctx.memo, key)
             basis = known(app, params) or await resolve(app, params)
             if etag_matches(request.headers.get("if-none-match"), basis.etag):
                 return not_modified(basis)
@@ -146,7 +146,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
             answer = app.ctx.cache.peek(key)
             if answer is None:  # single-flight: one computation for the concurrent misses of a key
                 answer = await app.ctx.cache.get(key, None, lambda: compute(app, dict(params), basis))
-            return app.ctx.encodings.respond(request, answer, app.ctx.cache, key)
+            return await send(app, request, answer, app.ctx.cache, key)
         except ApiError as err:
             log_failure(request, err.status, err.code, err.message)
             return error_response(err, meta_=envelope.failure_meta(_sources(basis, route)))
@@ -170,6 +170,12 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
 
     endpoint.__name__ = route.name
     return endpoint
+
+
+async def send(app: Sanic, request: Request, answer: Answer, kept_in: Cache, key: Any) -> HTTPResponse:
+    """`answer` as negotiated; a large body still to be encoded is encoded off the event loop."""
+    response = app.ctx.encodings.respond(request, answer, kept_in, key)
+    return response if response is not None else await app.ctx.encodings.respond_off_loop(request, answer, kept_in, key)
 
 
 _TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")

@@ -47,7 +47,7 @@ GOAL_PEAK, GOAL_P99 = 1.2, 2.0
 DEFAULT_BOUND = 256 * 2**20  # what the bound is taken as when the API does not state one (API_CACHE_MAX_BYTES)
 
 
-def flood_paths(chains: list[int], count: int, seed: int = 24) -> list[tuple[str, str]]:
+def flood_paths(chains: list[int], count: int, codings: tuple[str, ...] = CODINGS, seed: int = 24) -> list[tuple[str, str]]:
     """`count` distinct (path, Accept-Encoding) pairs of large answers, in a seeded random order."""
     subsets = [s for n in range(1, len(chains) + 1) for s in itertools.combinations(sorted(chains), n)]
     paths = [f"/api/stats/protocol/history?days={d}" for d in range(1, 366)]
@@ -59,7 +59,7 @@ def flood_paths(chains: list[int], count: int, seed: int = 24) -> list[tuple[str
     random.Random(seed).shuffle(paths)
     if len(paths) < count:
         raise SystemExit(f"only {len(paths)} distinct paths for {count} requests")
-    return [(path, CODINGS[i % len(CODINGS)]) for i, path in enumerate(paths[:count])]
+    return [(path, codings[i % len(codings)]) for i, path in enumerate(paths[:count])]
 
 
 def flood_script(pairs: list[tuple[str, str]]) -> Path:
@@ -136,14 +136,15 @@ class Probe(threading.Thread):
         return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else float("nan")
 
 
-def measure(api_url: str, api_pid: int, requests: int, seconds: int, bound_bytes: int | None) -> dict:
+def measure(api_url: str, api_pid: int, requests: int, seconds: int, bound_bytes: int | None,
+            codings: tuple[str, ...] = CODINGS) -> dict:
     """Run the idle probe and the flood against a running one-worker API; print and return the figures."""
     binary = ensure_wrk()
     if binary is None:
         raise SystemExit("the flood needs wrk (apt-get install wrk)")
     with urllib.request.urlopen(api_url + "/v1/chains") as r:  # noqa: S310 - the bench's own local API
         chains = [c["chainId"] for c in json.loads(r.read())["data"]]  # the public chains
-    pairs = flood_paths(chains, requests)
+    pairs = flood_paths(chains, requests, codings)
     idle = Probe(api_url + PROBE_PATH, PROBE_IDLE_REQUESTS)
     idle.run()
     baseline = rss_bytes([api_pid])
@@ -174,7 +175,7 @@ def measure(api_url: str, api_pid: int, requests: int, seconds: int, bound_bytes
     mb = 2**20
     stated = "API_CACHE_MAX_BYTES" if bound_bytes is not None else f"{DEFAULT_BOUND // mb} MiB, not set by this API"
     print(f"\nflood: {figures['requests']:,} of {requests:,} distinct large answers in {elapsed:.1f} s (wrk -t1 "
-          f"-c{CONNECTIONS}, cap {seconds} s; {', '.join(CODINGS)} in turn), {sampler.samples:,} RSS samples")
+          f"-c{CONNECTIONS}, cap {seconds} s; {', '.join(codings)} in turn), {sampler.samples:,} RSS samples")
     print(f"  worker RSS baseline {baseline / mb:8.1f} MB, peak {peak / mb:8.1f} MB, bound {bound / mb:8.1f} MB "
           f"(baseline + {(bound - baseline) / mb:.0f} MB, {stated}): peak/bound {figures['peak_over_bound']:.2f} "
           f"(goal <= {GOAL_PEAK}: {'met' if figures['peak_over_bound'] <= GOAL_PEAK else 'not met'})")
@@ -192,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--days", type=int, default=2, help="devnet history in days (default 2)")
     ap.add_argument("--requests", type=int, default=4400, help="distinct requests of the flood (default 4,400)")
     ap.add_argument("--seconds", type=int, default=240, help="the flood's time limit (default 240)")
+    ap.add_argument("--codings", default=",".join(CODINGS), help="Accept-Encoding values sent in turn (default identity,gzip,br)")
     ap.add_argument("--keep", type=Path, help="keep the backfilled stack's data here and reuse it on the next run")
     args = ap.parse_args(argv)
 
@@ -238,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         api = start("api", cli("api", "--port", str(ports["api"]), "--families", "stats,v1"),
                     f"http://127.0.0.1:{ports['api']}/api/stats/openapi.json")
         measure(f"http://127.0.0.1:{ports['api']}", api.proc.pid, args.requests, args.seconds,
-                getattr(getattr(settings, "api_limits", None), "cache_max_bytes", None))
+                getattr(getattr(settings, "api_limits", None), "cache_max_bytes", None), tuple(args.codings.split(",")))
     finally:
         for svc in reversed(services):
             svc.stop()

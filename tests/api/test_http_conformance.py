@@ -10,8 +10,10 @@ the HTTP client's own decoding.
 """
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import gzip
+from types import SimpleNamespace
 
 import brotli
 import httpx
@@ -19,8 +21,9 @@ import pytest
 
 from support.api_server import ApiServer
 from support.contract_check import ContractChecker
-from ve_analytics.api.compression import CODINGS, MIN_SIZE, Encodings, parse_accept_encoding
-from ve_analytics.api.cache import Store
+from ve_analytics.api.compression import CODINGS, MIN_SIZE, OFF_LOOP_BYTES, Encodings, parse_accept_encoding
+from ve_analytics.api.cache import Cache, Store
+from ve_analytics.api.prepared import Answer
 from ve_analytics.api.stats.routes import FAMILY as STATS
 from ve_analytics.api.vaults.routes import FAMILY as VAULTS
 
@@ -302,3 +305,19 @@ def test_the_memo_is_bounded_by_bytes_body_and_encoding_counted():
     newest = encodings.encode(bodies[-1], "zstd", keep=True)
     assert encodings.encode(bodies[-1], "zstd", keep=True) is newest
     assert store.bytes >= len(store) * (4000 + len(newest))  # each entry counts its body along with its encoding
+
+
+def test_a_large_cached_answer_is_encoded_off_the_loop_once_and_kept_with_it():
+    store = Store()
+    cache, encodings = Cache("responses", store), Encodings(store)
+    body = b'{"ok":true,"data":[' + b",".join(b'{"v":%d}' % i for i in range(20000)) + b"]}"
+    assert len(body) >= OFF_LOOP_BYTES
+    answer = cache.put("k", Answer(body, {"content-type": "application/json"}))
+    before = store.bytes
+    request = SimpleNamespace(headers={"accept-encoding": "br"})
+    assert encodings.respond(request, answer, cache, "k") is None  # not encoded yet: the caller awaits the thread
+    sent = asyncio.run(encodings.respond_off_loop(request, answer, cache, "k"))
+    assert brotli.decompress(sent.body) == body and dict(sent.block)[b"content-encoding"] == b"br"
+    again = encodings.respond(request, answer, cache, "k")  # kept with the answer, counted with it
+    assert again is not None and again.body is sent.body
+    assert store.bytes >= before + len(sent.body)
