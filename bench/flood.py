@@ -1,7 +1,7 @@
 """Flood bench: one API worker flooded with distinct large answers, its resident memory against
 its stated bound, and what the flood costs a cached route.
 
-    python -m bench.flood [--days 2] [--requests 4400] [--seconds 240] [--keep DIR]
+    python -m bench.flood [--days 2] [--requests 4400] [--seconds 240] [--codings identity,gzip,br] [--keep DIR]
 
 The stack (embedded warehouse, devnet with every chain, the API with one worker serving
 /api/stats and /v1) starts on free loopback ports; its history is backfilled through Dagster
