@@ -44,11 +44,14 @@ test: install browser schemas postgres
 	$(PY) -m pytest -q
 
 ## latency ratios and ingestion rates, printed with the dataset size; then the scale bench
-## (5 chains x 1,000 pools: one 15-minute snapshot as a fraction of 15 minutes, backfill snapshots/s)
+## (5 chains x 1,000 pools: one 15-minute snapshot as a fraction of 15 minutes, backfill snapshots/s);
+## then the flood (one API worker's peak memory against its bound under distinct large answers)
 bench: install
 	$(PY) -m bench.run
 	@echo "== scale: 5 chains x 1,000 pools (bench/scale.py) =="
 	$(PY) -m bench.scale
+	@echo "== flood: one API worker, distinct large answers (bench/flood.py) =="
+	$(PY) -m bench.flood
 
 clean:
 	rm -rf .data .pytest_cache

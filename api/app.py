@@ -2,7 +2,8 @@
 
 `create_app(settings, families=("stats",))` builds one blueprint per API family from its route
 table, the family's OpenAPI document (encoded once), the caches (per-snapshot responses, the
-memo of upstream reads, the encoded variants of cached answers) and the error handler.
+memo of upstream reads, the encoded variants of cached answers; all in one byte bound), the gate
+of warehouse computations and the error handler.
 The async ClickHouse client is created in `before_server_start`, kept on `app.ctx`, and closed
 when the server stops; there is no module-level client.
 """
@@ -18,7 +19,9 @@ import orjson
 from sanic import Request, Sanic
 from sanic.exceptions import SanicException
 
-from .cache import Cache, ResponseCache
+from .admission import Gate
+from .allocator import tune_allocator
+from .cache import STORE, Cache
 from .compression import Encodings
 from .coverage import Coverages
 from .cron import cron_blueprint
@@ -35,10 +38,6 @@ from .sql import COMMON, QueryBook
 from ..core.config import Settings
 
 log = logging.getLogger("api")
-
-# Values handlers keep for a TTL (api/cache.py), keyed by family name, then route and parameters
-# or the upstream read: a full table is rare, and then the least recently used go first.
-MEMO_MAX_ENTRIES = 1024
 
 # a /v1 cursor may be 8,192 characters: the request head must hold it and the rest of its URL
 # (Sanic's default is 8 KB, its most 16 KB; a longer head is a 413 before any route)
@@ -67,9 +66,16 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
 
     app.ctx.settings = settings
     app.ctx.families = loaded
-    app.ctx.cache = ResponseCache(settings.response_cache_entries)
-    app.ctx.memo = Cache(MEMO_MAX_ENTRIES)
-    app.ctx.encodings = Encodings()  # negotiated content codings, encoded variants of cached answers
+    limits = settings.api_limits
+    tune_allocator()  # so evicted answers give their memory back (api/allocator.py)
+    # every cache and memo of this worker shares one byte bound (api/cache.py); a worker is a process
+    STORE.bound(limits.cache_max_bytes)
+    app.ctx.cache = Cache("responses")  # per-snapshot answers, as first sent
+    # values kept for a TTL, keyed by family name, then route and parameters or the upstream read
+    app.ctx.memo = Cache("memo")
+    app.ctx.encodings = Encodings()  # negotiated content codings, encoded bodies of uncached responses
+    # warehouse computations at once and waiting, past which 503 overloaded (api/admission.py)
+    app.ctx.admission = Gate(limits.warehouse_concurrency, limits.warehouse_queue, limits.retry_after_seconds)
     app.ctx.chain_readers = {}  # chain id -> ChainReader (RequestContext.chain_reader)
     app.ctx.client = None
     app.ctx.client_lock = asyncio.Lock()

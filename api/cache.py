@@ -1,57 +1,190 @@
-"""The API's one cache, per worker process: keyed entries, each fresh for a time-to-live or until
-evicted, at most `max_entries` of them (least recently used dropped first; 0 keeps none), and
-single-flight fills (concurrent misses of one key await one computation).
+"""The API's one cache abstraction, per worker process, bounded in bytes.
 
-Its users:
+`Store` holds every kept value of a worker under one byte bound (API_CACHE_MAX_BYTES,
+core/api_limits.py): least recently used entries go first when a new one would pass it, and an
+entry larger than `1/ENTRY_FRACTION` of the bound is not kept at all (it is served, then freed:
+one answer must not empty the cache of everything else). An entry's size is its value's estimate
+(`estimate`: an `Answer` counts its body, encoded variants and header blocks; any other value its
+objects, walked), its key's, and `ENTRY_OVERHEAD`. A TTL entry counts until it is evicted or
+looked up after it expired.
 
-- `ResponseCache`, the answers of snapshot routes (api/prepared.py `Answer`): no TTL, the key holds
-  snapshotAt, so a new snapshot changes every key and the size bound drops the old ones;
-- the per-worker memo `app.ctx.memo` (api/app.py), values kept for a TTL: the /api/v1 vault book
-  and answers, the /api/stats/live/* chain reads.
+`Cache` is one use's namespace of a store, with single-flight fills (concurrent misses of one
+key await one computation; a failure reaches each of them and is not remembered) and `memo` for
+values computed synchronously. Its uses, all in the worker's `STORE`:
+
+- `app.ctx.cache`, the answers of snapshot routes (api/prepared.py `Answer`), exactly as first sent
+  (identical requests between two snapshots get identical bytes): no TTL, the key holds
+  snapshotAt, so a new snapshot changes every key and the byte bound drops the old ones;
+- `app.ctx.memo` (api/app.py), values kept for a TTL: memoized non-snapshot answers, the /api/v1
+  vault book and answers, the /api/stats/live/* chain reads;
+- api/pipeline.py: validated query strings and 304 header blocks per route;
+- api/compression.py: Accept-Encoding negotiations and encoded variants of uncached responses;
+- api/coverage.py: coverages of multichain routes; api/v1/flows.py and api/stats/flow_windows.py:
+  printed hour boundaries and flow-window objects.
 """
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from collections import OrderedDict
 from typing import Any, Awaitable, Callable, Hashable
 
-from .prepared import Answer
+from ..core.api_limits import DEFAULT_CACHE_MAX_BYTES
 
-DEFAULT_MAX_ENTRIES = 2048
-CacheKey = tuple[str, Hashable, str]  # (route name, normalized parameters, snapshotAt)
+# Bytes an entry costs besides its key and value: its OrderedDict node (~100), its `_Entry`
+# record (72) and the namespaced key tuple (56), rounded up.
+ENTRY_OVERHEAD = 256
+ENTRY_FRACTION = 16  # an entry above max_bytes / 16 (16 MiB of the default 256 MiB) is not kept
+CacheKey = tuple[str, Hashable, Hashable]  # (route name, normalized parameters, snapshotAt or coverage key)
+_WALK_LIMIT = 100_000  # objects `estimate` visits at most; past it the remainder is guessed from the mean
 
 
-class Cache:
-    def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES, clock: Callable[[], float] = time.monotonic):
-        self.max_entries = max_entries
+def estimate(value: Any) -> int:
+    """The bytes `value` holds: its objects walked (containers, `__slots__` and `__dict__`
+    attributes; each object once), an object with a `cache_bytes()` method counting what it says."""
+    seen: set[int] = set()
+    todo, total = [value], 0
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or obj is None or obj is True or obj is False:
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        if len(seen) >= _WALK_LIMIT:
+            return total + len(todo) * (total // len(seen))
+        if isinstance(obj, (str, bytes, int, float)):
+            continue
+        stated = None if isinstance(obj, (dict, list, tuple, type)) else getattr(obj, "cache_bytes", None)
+        if stated is not None:
+            total += stated() - sys.getsizeof(obj)
+        elif isinstance(obj, dict):
+            todo.extend(obj.keys())
+            todo.extend(obj.values())
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            todo.extend(obj)
+        else:
+            for klass in type(obj).__mro__:
+                todo.extend(getattr(obj, name) for name in getattr(klass, "__slots__", ()) if hasattr(obj, name))
+            if hasattr(obj, "__dict__"):
+                todo.append(obj.__dict__)
+    return total
+
+
+class _Entry:
+    __slots__ = ("expiry", "value", "size")
+
+    def __init__(self, expiry: float | None, value: Any, size: int):
+        self.expiry, self.value, self.size = expiry, value, size
+
+
+class Store:
+    """Every kept value of a worker, at most `max_bytes` of them (see the module docstring)."""
+
+    def __init__(self, max_bytes: int = DEFAULT_CACHE_MAX_BYTES, clock: Callable[[], float] = time.monotonic):
         self.clock = clock
-        self._entries: OrderedDict[Hashable, tuple[float | None, Any]] = OrderedDict()  # key -> (expiry, value)
-        self._inflight: dict[Hashable, asyncio.Task] = {}
+        self._entries: OrderedDict[Hashable, _Entry] = OrderedDict()
+        self.bytes = 0
+        self.evicted = 0  # entries dropped to make room
+        self.refused = 0  # values above the per-entry limit, not kept
+        self.bound(max_bytes)
 
-    def peek(self, key: Hashable) -> Any | None:
-        """The fresh value of `key`, or None."""
+    def bound(self, max_bytes: int) -> None:
+        """Set the byte bound (the app does, from its settings) and evict down to it."""
+        self.max_bytes = max(0, int(max_bytes))
+        self.max_entry_bytes = self.max_bytes // ENTRY_FRACTION
+        self._evict()
+
+    def get(self, key: Hashable) -> Any | None:
         entry = self._entries.get(key)
         if entry is None:
             return None
-        expiry, value = entry
-        if expiry is not None and self.clock() >= expiry:
-            del self._entries[key]
+        if entry.expiry is not None and self.clock() >= entry.expiry:
+            self._drop(key)
             return None
         self._entries.move_to_end(key)
-        return value
+        return entry.value
+
+    def put(self, key: Hashable, value: Any, size: int, ttl: float | None = None) -> bool:
+        """Keep `value` (of `size` bytes besides the overhead) for `ttl` seconds (None: until
+        evicted); False when it is not kept (above the per-entry limit, or ttl <= 0)."""
+        size += ENTRY_OVERHEAD
+        if ttl is not None and ttl <= 0:
+            return False
+        if size > self.max_entry_bytes:
+            self.refused += self.max_bytes > 0
+            return False
+        if key in self._entries:
+            self._drop(key)
+        self._entries[key] = _Entry(None if ttl is None else self.clock() + ttl, value, size)
+        self.bytes += size
+        self._evict()
+        return True
+
+    def resize(self, key: Hashable, value: Any, size: int) -> bool:
+        """`key`'s entry, still holding `value`, now holds `size` bytes; False (unchanged) when
+        it is gone or that is above the per-entry limit."""
+        entry = self._entries.get(key)
+        size += ENTRY_OVERHEAD
+        if entry is None or entry.value is not value or size > self.max_entry_bytes:
+            return False
+        self.bytes += size - entry.size
+        entry.size = size
+        self._entries.move_to_end(key)
+        self._evict()
+        return True
+
+    def _drop(self, key: Hashable) -> None:
+        self.bytes -= self._entries.pop(key).size
+
+    def _evict(self) -> None:
+        while self.bytes > self.max_bytes and self._entries:
+            _, entry = self._entries.popitem(last=False)
+            self.bytes -= entry.size
+            self.evicted += 1
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+# The worker's store: one per process (a worker is a process); create_app sets its bound.
+STORE = Store()
+
+
+class Cache:
+    """One use's namespace of a `Store` (default: the worker's), with single-flight fills."""
+
+    def __init__(self, name: Hashable = "memo", store: Store | None = None, clock: Callable[[], float] | None = None):
+        self.name = name
+        self.store = store if store is not None else Store(clock=clock) if clock is not None else STORE
+        self._inflight: dict[Hashable, asyncio.Task] = {}  # bounded by the admission gate (api/admission.py)
+
+    def peek(self, key: Hashable) -> Any | None:
+        """The fresh value of `key`, or None."""
+        return self.store.get((self.name, key))
 
     def put(self, key: Hashable, value: Any, ttl: float | None = None) -> Any:
-        """Store `value` for `ttl` seconds (None: until evicted) unless `key` already has a fresh
-        value; return the value that is kept, which every caller then uses."""
+        """Keep `value` for `ttl` seconds (None: until evicted) unless `key` already has a fresh
+        value; return the value that is kept (or `value`, when it is not), which callers then use."""
         kept = self.peek(key)
-        if kept is not None:
-            return kept
-        if self.max_entries > 0 and (ttl is None or ttl > 0):
-            self._entries[key] = (None if ttl is None else self.clock() + ttl, value)
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
+        return kept if kept is not None else self.set(key, value, ttl)
+
+    def set(self, key: Hashable, value: Any, ttl: float | None = None) -> Any:
+        """Keep `value` under `key` in place of any value it had; return it."""
+        self.store.put((self.name, key), value, estimate(value) + estimate(key), ttl)
         return value
+
+    def resize(self, key: Hashable, value: Any) -> bool:
+        """Count `value` (kept under `key`, grown since) anew; False when it is no longer kept or
+        would now pass the per-entry limit."""
+        return self.store.resize((self.name, key), value, estimate(value) + estimate(key))
+
+    def memo(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """The kept value of `key`, else `make()`'s, kept (no TTL)."""
+        found = self.store.get((self.name, key))
+        if found is None:
+            found = self.put(key, make())
+        return found
 
     async def get(self, key: Hashable, ttl: float | None, compute: Callable[[], Awaitable[Any]]) -> Any:
         """The fresh value of `key`, else the value of `compute()`, run once for all the callers
@@ -72,27 +205,3 @@ class Cache:
             del self._inflight[key]
         if not task.cancelled() and task.exception() is None:
             self.put(key, task.result(), ttl)
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-
-class ResponseCache:
-    """The answers of snapshot routes, exactly as first sent, so identical requests between two
-    snapshots get identical bytes (`meta.generatedAt` included)."""
-
-    def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES):
-        self._cache = Cache(max_entries)
-
-    def get(self, key: CacheKey) -> Answer | None:
-        return self._cache.peek(key)
-
-    def put(self, key: CacheKey, answer: Answer) -> Answer:
-        return self._cache.put(key, answer)
-
-    async def fill(self, key: CacheKey, compute: Callable[[], Awaitable[Answer]]) -> Answer:
-        """The cached answer of `key`, else the one `compute()` encodes (single-flight)."""
-        return await self._cache.get(key, None, compute)
-
-    def __len__(self) -> int:
-        return len(self._cache)

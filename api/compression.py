@@ -1,8 +1,9 @@
 """Content coding of response bodies (RFC 9110 8.4, 12.5.3): Accept-Encoding negotiation, the
-encoders (br, zstd, gzip), a bounded memo of encoded answers (a cached answer is encoded once
-per coding), the strong ETag of an encoded variant, `Encodings.respond` for cached answers (their
-header block encoded once per coding, api/prepared.py) and `negotiated()`, the wrapper that
-applies all of it to a route's other responses.
+encoders (br, zstd, gzip), encoded bodies kept in the worker's byte-bounded cache (a cached
+answer is encoded once per coding and keeps its variants), the strong ETag of an encoded
+variant, `Encodings.respond` for cached answers (their header block encoded once per coding,
+api/prepared.py) and `negotiated()`, the wrapper that applies all of it to a route's other
+responses.
 
 - A body is encoded when it is at least `MIN_SIZE` bytes and the client accepts a coding; the
   client's q-values decide, the server's order (`CODINGS`) breaks ties. `identity` is chosen when
@@ -18,9 +19,10 @@ applies all of it to a route's other responses.
 """
 from __future__ import annotations
 
+import asyncio
 import re
 import zlib
-from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Awaitable, Callable
 
 import brotli
@@ -28,6 +30,7 @@ from sanic import Request
 from sanic.compat import Header
 from sanic.response import HTTPResponse
 
+from .cache import Cache, Store
 from .envelope import NO_STORE
 from .prepared import Answer, PreparedResponse, encode_headers
 
@@ -37,10 +40,12 @@ except ImportError:  # pragma: no cover - depends on the interpreter
     from backports import zstd
 
 MIN_SIZE = 1024  # below this, the coding's headers and CPU cost more than the bytes saved
+# A body this large is encoded in a thread: br, zstd and zlib release the GIL, so the event loop
+# keeps serving cached answers meanwhile (a 4 MB body takes br 65 ms). Two threads: the cores;
+# their queue holds at most one body per open request, each already in memory.
+OFF_LOOP_BYTES = 64 * 1024
+_ENCODER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="encode")
 VARY = "Accept-Encoding"
-MEMO_MAX_ENTRIES = 1024
-MEMO_MAX_BYTES = 64 * 1024 * 1024  # bodies and their encodings held by the memo, all codings together
-NEGOTIATION_MEMO = 256  # distinct Accept-Encoding values remembered (clients send a handful)
 
 # Server preference among codings the client rates equally: br and zstd make JSON smaller than
 # gzip. Levels suit bodies encoded once per snapshot and then served from the memo.
@@ -118,24 +123,18 @@ def etag_matches_any(if_none_match: str | None, etag: str) -> bool:
 
 
 class Encodings:
-    """Per worker: negotiation results per Accept-Encoding value, and the encoded variants of
-    answers by (body, coding). A cached or memoized answer is served as the very same bytes
-    object, whose hash Python keeps, so a hit costs a dict lookup."""
+    """Per worker: negotiation results per Accept-Encoding value, and encoded bodies, all kept in
+    the worker's byte-bounded store (api/cache.py). A cached answer keeps its encoded variants
+    (and their header blocks) itself, so they count with it and go when it goes; an uncached
+    response that may be sent again keeps its encoding by (body, coding): a repeated body is the
+    very same bytes object or an equal one, whose hash Python keeps, so a hit costs a lookup."""
 
-    def __init__(self, max_entries: int = MEMO_MAX_ENTRIES, max_bytes: int = MEMO_MAX_BYTES):
-        self.max_entries = max_entries
-        self.max_bytes = max_bytes
-        self._negotiated: dict[str, Negotiated] = {}
-        self._variants: OrderedDict[tuple[bytes, str], bytes] = OrderedDict()
-        self._bytes = 0
+    def __init__(self, store: Store | None = None):
+        self._negotiated = Cache("negotiated", store)
+        self._encoded = Cache("encoded", store)
 
     def negotiate(self, header: str) -> Negotiated:
-        found = self._negotiated.get(header)
-        if found is None:
-            if len(self._negotiated) >= NEGOTIATION_MEMO:
-                self._negotiated.clear()
-            found = self._negotiated[header] = parse_accept_encoding(header)
-        return found
+        return self._negotiated.memo(header, lambda: parse_accept_encoding(header))
 
     def coding_for(self, accept_encoding: str | None, size: int) -> str | None:
         """The coding a body of `size` bytes is sent in, None for identity."""
@@ -147,20 +146,14 @@ class Encodings:
         return coding
 
     def encode(self, body: bytes, coding: str, keep: bool) -> bytes:
-        """`body` in `coding`; `keep`: the answer may be served again, so remember the result."""
+        """`body` in `coding`; `keep`: the response may be sent again, so remember the result
+        (counted with the body it is keyed by)."""
         key = (body, coding)
-        encoded = self._variants.get(key)
-        if encoded is not None:
-            self._variants.move_to_end(key)
-            return encoded
-        encoded = CODINGS[coding](body)
-        size = len(body) + len(encoded)  # the memo holds both
-        if keep and size <= self.max_bytes:
-            self._variants[key] = encoded
-            self._bytes += size
-            while len(self._variants) > self.max_entries or self._bytes > self.max_bytes:
-                (old_body, _), old = self._variants.popitem(last=False)
-                self._bytes -= len(old_body) + len(old)
+        encoded = self._encoded.peek(key)
+        if encoded is None:
+            encoded = CODINGS[coding](body)
+            if keep:
+                self._encoded.put(key, encoded)
         return encoded
 
     def apply(self, request: Request, response: HTTPResponse) -> HTTPResponse:
@@ -173,17 +166,40 @@ class Encodings:
         response.headers = Header(variant_headers(dict(response.headers), coding))
         return response
 
-    def respond(self, request: Request, answer: Answer, status: int = 200) -> PreparedResponse:
-        """`answer` as negotiated for `request`, its header block encoded once per coding."""
+    def respond(self, request: Request, answer: Answer, kept_in: Cache | None = None, key: Any = None,
+                status: int = 200) -> PreparedResponse | None:
+        """`answer` as negotiated for `request`. Its header block and encoded body for that
+        coding are made once and kept with it while `kept_in` keeps it under `key`; a variant
+        that would take it past the cache's per-entry limit is sent but not kept. None when that
+        body is still to be encoded and large: then await `respond_off_loop` instead."""
         coding = self.coding_for(request.headers.get("accept-encoding"), len(answer.body))
-        block = answer.blocks.get(coding)
-        if block is None:
-            block = answer.blocks[coding] = encode_headers(variant_headers(answer.headers, coding))
-        body = answer.body if coding is None else self.encode(answer.body, coding, keep=True)
-        return PreparedResponse(body, status, block)
+        if coding is not None and coding not in answer.variants and len(answer.body) >= OFF_LOOP_BYTES:
+            return None
+        return self._respond(answer, coding, None, kept_in, key, status)
 
-    def __len__(self) -> int:
-        return len(self._variants)
+    async def respond_off_loop(self, request: Request, answer: Answer, kept_in: Cache | None = None, key: Any = None,
+                               status: int = 200) -> PreparedResponse:
+        """`respond`, the body encoded in a thread meanwhile."""
+        coding = self.coding_for(request.headers.get("accept-encoding"), len(answer.body))
+        encoded = None
+        if coding is not None and coding not in answer.variants:
+            encoded = await asyncio.get_running_loop().run_in_executor(_ENCODER, CODINGS[coding], answer.body)
+        return self._respond(answer, coding, encoded, kept_in, key, status)
+
+    def _respond(self, answer: Answer, coding: str | None, encoded: bytes | None, kept_in: Cache | None, key: Any,
+                 status: int) -> PreparedResponse:
+        block = answer.blocks.get(coding)
+        grown = block is None
+        if grown:
+            block = answer.blocks[coding] = encode_headers(variant_headers(answer.headers, coding))
+        body = answer.body if coding is None else answer.variants.get(coding)
+        if body is None:
+            body = answer.variants[coding] = encoded if encoded is not None else CODINGS[coding](answer.body)
+            grown = True
+        if grown and kept_in is not None and not kept_in.resize(key, answer):
+            answer.variants.pop(coding, None)  # kept identity only (or no longer kept at all)
+            kept_in.resize(key, answer)
+        return PreparedResponse(body, status, block)
 
 
 def negotiated(endpoint: Callable[..., Awaitable[HTTPResponse]]) -> Callable[..., Awaitable[HTTPResponse]]:

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from .cache import Cache, Store, estimate
 from .curation import Curation, unavailable as curation_unavailable
 from .errors import ApiError
 from .snapshots import Snapshot
@@ -49,6 +50,11 @@ class Coverage:
     key: tuple  # ((chain id, snapshotAt or None, state), ..., [curation digest]): the cache key's part
     etag: str
     curation: Curation | None = None  # the curation publication, on routes that need one
+
+    def cache_bytes(self) -> int:
+        """What keeping it costs (api/cache.py): its chains, key and ETag. The curation
+        publication is the pointer's, shared by every coverage, so not counted here."""
+        return estimate((self.chains, self.key, self.etag)) + 64
 
     @property
     def complete(self) -> bool:
@@ -129,22 +135,21 @@ def resolve(selected: Iterable[int], public: tuple[int, ...], latest: dict[int, 
 class Coverages:
     """Per worker: the coverages resolved so far, each reused until the pointer's snapshots change
     (its `version`) or the first of its fresh chains turns stale, so a cache hit on a multichain
-    route costs a dict lookup, as a single-chain one does. Cleared when full."""
-
-    MAX_ENTRIES = 256
+    route costs a lookup, as a single-chain one does. Kept in the worker's byte-bounded store
+    (api/cache.py)."""
 
     def __init__(self, public: Iterable[int], stale_seconds: float,
-                 supports: Callable[[int, str], bool] = lambda chain_id, feature: True):
+                 supports: Callable[[int, str], bool] = lambda chain_id, feature: True, store: Store | None = None):
         self.public = tuple(sorted(public))
         self.stale_seconds = stale_seconds
         self.supports = supports  # the chain book's features
-        self._memo: dict[tuple, tuple[Coverage, float]] = {}  # (selected, feature, curation?, version) -> (coverage, valid until)
+        self._memo = Cache("coverages", store)  # (selected, feature, curation?, version) -> (coverage, valid until)
 
     def get(self, selected: tuple[int, ...], latest: dict[int, Snapshot], version: int, now: float,
             feature: str | None = None, curation: Curation | None = None, needs_curation: bool = False,
             valued: dict[int, str] | None = None) -> Coverage:
         key = (selected, feature, needs_curation, valued is not None, version)
-        hit = self._memo.get(key)
+        hit = self._memo.peek(key)
         if hit is not None and now < hit[1]:
             return hit[0]
         serving = tuple(c for c in self.public if self.supports(c, feature)) if feature else ()
@@ -152,7 +157,5 @@ class Coverages:
                         valued)
         until = min((c.snapshot.unix + self.stale_seconds for c in found.chains if c.state in WITHIN_LIMIT and c.snapshot),
                     default=math.inf)
-        if len(self._memo) >= self.MAX_ENTRIES:
-            self._memo.clear()
-        self._memo[key] = (found, until)
+        self._memo.set(key, (found, until))  # in place of an outdated one
         return found

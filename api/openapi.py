@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .admission import OVERLOADED
 from .compression import CODINGS, MIN_SIZE, VARY
 from .envelope import ALLOWED_METHODS, PREFLIGHT_MAX_AGE, cache_control
 from .routes import INTERNAL_ERROR, Family, Route
@@ -248,6 +249,8 @@ def error_texts(route: Route, snapshot_unavailable: str = "no successful snapsho
     texts[SNAPSHOT_UNAVAILABLE] = snapshot_unavailable
     texts[CHAIN_NOT_PUBLIC] = "a chain ID that is not a public chain of this API (GET /v1/chains lists them)"
     texts[SOURCE_UNAVAILABLE] = "the warehouse is unreachable and no published snapshot is known; retry with backoff"
+    texts[OVERLOADED] = ("this worker already runs and queues as many uncached computations as it admits (cached "
+                         "answers and 304s are unaffected); retry after Retry-After seconds")
     texts.update({doc.code: doc.description for doc in route.errors})
     return texts
 

@@ -3,7 +3,8 @@
     validate parameters (a query string validated before is not parsed again) -> the latest
     successful snapshot (snapshot routes; the worker's pointer), or on a multichain route the
     coverage of the chains it selects (api/coverage.py) -> If-None-Match: 304 ->
-    per-snapshot cache hit, else handler (one data query) -> envelope -> content coding
+    per-snapshot cache hit, else (admitted by the worker's gate, api/admission.py, or 503
+    `overloaded`) handler (one data query) -> envelope -> content coding
     (api/compression.py; a cached answer's header block is encoded once, api/prepared.py)
 
 GET and HEAD run the same pipeline (a HEAD answer is the GET's without its body); OPTIONS is
@@ -21,6 +22,7 @@ from sanic import Blueprint, Request, Sanic
 from sanic.response import HTTPResponse
 
 from . import coverage
+from .cache import Cache
 from .compression import negotiated, variant_headers
 from .envelope import (
     JSON,
@@ -32,7 +34,7 @@ from .envelope import (
     success_headers,
 )
 from .errors import ApiError
-from .prepared import Answer, HeaderBlock, PreparedResponse, encode_headers
+from .prepared import Answer, PreparedResponse, encode_headers
 from .routes import METHODS, Family, RequestContext, Route, warehouse_client
 from .snapshots import Snapshot, SnapshotPointer
 from .sql import QueryBook
@@ -72,11 +74,6 @@ def _sources(basis: Basis | None, route: Route) -> tuple[str, ...]:
     return basis.sources if isinstance(basis, Snapshot) else route.sources
 
 
-# The 304 headers a route keeps, by ETag (one per snapshot; per coverage on multichain routes).
-NOT_MODIFIED_MAX_ENTRIES = 64
-# Raw query strings (with path arguments) a route has validated, per worker: a repeated request
-# skips parsing. Cleared when full; clients repeat a handful of spellings.
-VALIDATED_MAX_ENTRIES = 4096
 
 
 def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = None) -> Callable[..., Awaitable[HTTPResponse]]:
@@ -87,26 +84,23 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
     cache_seconds = route.cache_seconds
     static_headers = success_headers(cache_seconds, None)
     envelope = family.envelope
-    validated: dict[tuple, tuple[dict[str, Any], tuple]] = {}  # raw -> (parameters, their cache key)
-    not_modified_of: dict[str, HeaderBlock] = {}  # ETag -> the 304's headers
+    # kept in the worker's byte-bounded store (api/cache.py): a repeated query string skips parsing,
+    # a repeated 304 reuses its encoded headers
+    validated = Cache(("validated", family.name, route.name))  # raw -> (parameters, their cache key)
+    not_modified_of = Cache(("not_modified", family.name, route.name))  # ETag -> the 304's headers
     memo_key = (family.name, route.name) if route.memoized and cache_seconds > 0 else None
 
     def parse(request: Request, path_args: dict[str, str]) -> tuple[dict[str, Any], tuple]:
         raw = (request.query_string, *path_args.values())
-        found = validated.get(raw)
+        found = validated.peek(raw)
         if found is None:
-            params = parser.parse(request.query_string, path_args)
-            if len(validated) >= VALIDATED_MAX_ENTRIES:
-                validated.clear()
-            found = validated[raw] = (params, tuple(sorted(params.items())))
+            params = parser.parse(request.query_string, path_args)  # an ApiError (400) is not kept
+            found = validated.put(raw, (params, tuple(sorted(params.items()))))
         return found
 
     def not_modified(basis: Basis) -> PreparedResponse:
-        block = not_modified_of.get(basis.etag)
-        if block is None:
-            if len(not_modified_of) >= NOT_MODIFIED_MAX_ENTRIES:
-                not_modified_of.clear()
-            block = not_modified_of[basis.etag] = encode_headers(variant_headers(success_headers(cache_seconds, basis), None))
+        block = not_modified_of.memo(
+            basis.etag, lambda: encode_headers(variant_headers(success_headers(cache_seconds, basis), None)))
         return PreparedResponse(b"", 304, block)
 
     def known(app: Sanic, params: dict[str, Any]) -> Basis | None:
@@ -142,16 +136,17 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
                 if not memo_key:
                     answer = await compute(app, dict(params), None)
                     return json_response(answer.body, 200, static_headers)
-                answer = await app.ctx.memo.get((*memo_key, params_key), cache_seconds, lambda: compute(app, dict(params), None))
-                return app.ctx.encodings.respond(request, answer)
+                key = (*memo_key, params_key)
+                answer = await app.ctx.memo.get(key, cache_seconds, lambda: compute(app, dict(params), None))
+                return await send(app, request, answer, app.ctx.memo, key)
             basis = known(app, params) or await resolve(app, params)
             if etag_matches(request.headers.get("if-none-match"), basis.etag):
                 return not_modified(basis)
             key = (route.name, params_key, basis.key)
-            answer = app.ctx.cache.get(key)
-            if answer is None:
-                answer = await app.ctx.cache.fill(key, lambda: compute(app, dict(params), basis))
-            return app.ctx.encodings.respond(request, answer)
+            answer = app.ctx.cache.peek(key)
+            if answer is None:  # single-flight: one computation for the concurrent misses of a key
+                answer = await app.ctx.cache.get(key, None, lambda: compute(app, dict(params), basis))
+            return await send(app, request, answer, app.ctx.cache, key)
         except ApiError as err:
             log_failure(request, err.status, err.code, err.message)
             return error_response(err, meta_=envelope.failure_meta(_sources(basis, route)))
@@ -164,7 +159,8 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
         snapshot = basis if isinstance(basis, Snapshot) else None
         covered = basis if isinstance(basis, coverage.Coverage) else None
         ctx = RequestContext(app, route, params, snapshot, chain_id, queries, coverage=covered)
-        data = await route.handler(ctx)
+        async with app.ctx.admission.admit():  # 503 overloaded past the worker's queue (api/admission.py)
+            data = await route.handler(ctx)
         if route.raw:
             body = orjson.dumps(data)
         else:
@@ -174,6 +170,12 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
 
     endpoint.__name__ = route.name
     return endpoint
+
+
+async def send(app: Sanic, request: Request, answer: Answer, kept_in: Cache, key: Any) -> HTTPResponse:
+    """`answer` as negotiated; a large body still to be encoded is encoded off the event loop."""
+    response = app.ctx.encodings.respond(request, answer, kept_in, key)
+    return response if response is not None else await app.ctx.encodings.respond_off_loop(request, answer, kept_in, key)
 
 
 _TEMPLATE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")

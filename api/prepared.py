@@ -50,11 +50,25 @@ class PreparedResponse(HTTPResponse):
             yield name.encode("ascii"), str(value).encode("ascii")
 
 
+# What an Answer costs besides its bytes: the object, its dicts and the str objects of its
+# headers (~60 B each beyond their characters), rounded up.
+ANSWER_OVERHEAD = 1024
+
+
 @dataclass(slots=True)
 class Answer:
-    """A per-snapshot answer: its identity body and headers, and the header block of each
-    content coding it has been sent in (None: identity)."""
+    """A per-snapshot answer: its identity body and headers, the header block of each content
+    coding it has been sent in (None: identity), and its encoded bodies by coding, kept with it
+    while it is cached (api/compression.py `Encodings.respond`)."""
 
     body: bytes
     headers: dict[str, str]
     blocks: dict[str | None, HeaderBlock] = field(default_factory=dict)
+    variants: dict[str, bytes] = field(default_factory=dict)
+
+    def cache_bytes(self) -> int:
+        """What keeping this answer costs (api/cache.py): its bodies, headers and header blocks."""
+        headers = sum(len(k) + len(v) for k, v in self.headers.items())
+        blocks = sum(len(k) + len(v) + 80 for block in self.blocks.values() for k, v in block)  # 2 bytes objects + tuple
+        return (ANSWER_OVERHEAD + len(self.body) + sum(map(len, self.variants.values())) + headers + blocks
+                + 64 * len(self.headers))

@@ -17,6 +17,7 @@ from typing import Any, Awaitable, Callable
 
 from sanic import Sanic
 
+from .admission import OVERLOADED
 from .coverage import CHAIN_NOT_PUBLIC, FEATURE_UNSUPPORTED, Coverage
 from .curation import CURATION_UNAVAILABLE
 from .envelope import ALLOWED_METHODS, STATS_ENVELOPE, Envelope
@@ -94,6 +95,7 @@ class Route:
             codes.setdefault(503, []).append(SNAPSHOT_UNAVAILABLE)
         for doc in self.errors:
             codes.setdefault(doc.status, []).append(doc.code)
+        codes.setdefault(503, []).append(OVERLOADED)  # the worker's warehouse gate is full (api/admission.py)
         return {status: list(dict.fromkeys(c)) for status, c in sorted(codes.items())}
 
 

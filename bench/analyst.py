@@ -169,11 +169,11 @@ def main(argv: list[str] | None = None) -> int:
             writer.command(sql, parameters={"latest": latest, "n": args.days * 96})
         writer.close()
         api_env = {**env, "API_WORKERS": "1"}
-        for name, entries in (("cached", "4096"), ("uncached", "0")):
+        for name, cache_bytes in (("cached", str(256 * 2**20)), ("uncached", "0")):
             print(f"starting the {name} API ...", flush=True)
             services.append(Service(f"api-{name}", cli("api", "--port", str(ports[name])),
                                     f"http://127.0.0.1:{ports[name]}/api/stats/openapi.json",
-                                    {**api_env, "API_PORT": str(ports[name]), "API_RESPONSE_CACHE_ENTRIES": entries},
+                                    {**api_env, "API_PORT": str(ports[name]), "API_CACHE_MAX_BYTES": cache_bytes},
                                     work / f"api-{name}.log").start(120))
         urls = {"cached": f"http://127.0.0.1:{ports['cached']}{args.cached}",
                 "uncached": f"http://127.0.0.1:{ports['uncached']}{args.uncached}"}

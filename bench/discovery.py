@@ -60,7 +60,7 @@ def start_api(env: dict[str, str], work: Path, services: list) -> tuple[str, Any
     from ve_analytics.cli.processes import Service, cli, free_port
 
     port = free_port()
-    extra = {"API_PORT": str(port), "API_WORKERS": "1", "API_RESPONSE_CACHE_ENTRIES": "0",
+    extra = {"API_PORT": str(port), "API_WORKERS": "1", "API_CACHE_MAX_BYTES": "0",
              "STALE_AFTER_MINUTES": str(STALE_AFTER_MINUTES), "LOG_LEVEL": "INFO"}  # INFO: its start and stop
     base = f"http://127.0.0.1:{port}"
     api = Service("api-v1", cli("api", "--families", "v1"), f"{base}/openapi.json", env={**env, **extra},

@@ -335,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             "api_nocache",
             cli("api", "--port", str(ports["api_nocache"])),
             f"http://127.0.0.1:{ports['api_nocache']}/api/stats/openapi.json",
-            {"API_RESPONSE_CACHE_ENTRIES": "0"},
+            {"API_CACHE_MAX_BYTES": "0"},
         )
         workers = settings.api_workers  # the API's default: one per core; the hello-world gets as many
         start("hello", [sys.executable, "-m", "bench.hello", str(ports["hello"]), str(workers)],

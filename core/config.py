@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .api_limits import ApiLimits
 from .chains import STATS_CHAIN_ID, ChainConfig, load_book
 from .cursor_secrets import GENERATED_NAME, load_cursor_secrets
 from .prices import DEFAULT_MAX_AGE_SECONDS
@@ -75,7 +76,7 @@ class Settings:
     api_host: str
     api_port: int
     api_workers: int
-    response_cache_entries: int  # 0 disables the per-snapshot response cache (bench uses it)
+    api_limits: ApiLimits  # each worker's cache bytes and warehouse admission (core/api_limits.py)
     cron_token: str = field(repr=False)
     production_host: str
     # orchestration
@@ -197,7 +198,7 @@ class Settings:
             api_host=_env("API_HOST", "127.0.0.1"),
             api_port=int(_env("API_PORT", "8000")),
             api_workers=int(_env("API_WORKERS", str(os.cpu_count() or 1))),  # one per core
-            response_cache_entries=int(_env("API_RESPONSE_CACHE_ENTRIES", "4096")),
+            api_limits=ApiLimits.from_env(),
             cron_token=secret("CRON_TOKEN", ""),
             production_host=_env("PRODUCTION_HOST", "https://api.example.org"),
             dagster_home=Path(_env("DAGSTER_HOME", str(data_dir / "dagster"))).resolve(),
@@ -256,7 +257,7 @@ class Settings:
             "API_HOST": self.api_host,
             "API_PORT": str(self.api_port),
             "API_WORKERS": str(self.api_workers),
-            "API_RESPONSE_CACHE_ENTRIES": str(self.response_cache_entries),
+            **self.api_limits.to_env(),
             "PRODUCTION_HOST": self.production_host,
             "DAGSTER_HOME": str(self.dagster_home),
             "DAGSTER_HOST": self.dagster_host,

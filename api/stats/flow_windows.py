@@ -8,9 +8,9 @@ buckets); this module only prints them. A row of the warehouse gives the windows
 """
 from __future__ import annotations
 
-import functools
 from typing import Any
 
+from ..cache import Cache
 from ..schema import ISO_TIME, nullable_ref, obj
 from ..sql import unix_seconds
 from ...core.epochs import iso
@@ -43,10 +43,14 @@ def flow_window(label: str, window_end: str | None, covered: int) -> dict[str, A
     Every row of a list shares its window end, so the (read-only) objects are memoized."""
     if window_end is None:
         return None
-    return _flow_window(label, window_end, int(covered))
+    covered = int(covered)
+    return _WINDOWS.memo((label, window_end, covered), lambda: _flow_window(label, window_end, covered))
 
 
-@functools.lru_cache(maxsize=1024)
+# the memo of `flow_window`, in the worker's byte-bounded store (api/cache.py)
+_WINDOWS = Cache("flow_windows")
+
+
 def _flow_window(label: str, window_end: str, covered: int) -> dict[str, Any]:
     window = windows.flow_window(label, unix_seconds(window_end))
     return {

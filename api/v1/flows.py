@@ -12,14 +12,20 @@ is named in `missingChainIds` when its value is missing; a total no chain has a 
 """
 from __future__ import annotations
 
-import functools
 from typing import Any, Iterable
 
+from ..cache import Cache
 from ..coverage import FRESH
 from ...core.epochs import HOUR, iso
 
-# Span ends are whole hours that recur across chains, periods and requests: printed once each.
-stamp = functools.lru_cache(maxsize=1 << 16)(iso)
+# Span ends are whole hours that recur across chains, periods and requests: printed once each,
+# kept in the worker's byte-bounded store (api/cache.py).
+_STAMPS = Cache("stamps")
+
+
+def stamp(unix: int) -> str:
+    """`iso(unix)`, memoized."""
+    return _STAMPS.memo(unix, lambda: iso(unix))
 
 ANCHOR = "latest_completed_hour"  # where a chain's spans end (core.windows names it the same)
 BEFORE_FIRST_ACTIVITY = "before_first_market_activity"  # the span ends before the chain's market began

@@ -24,7 +24,6 @@ def settings_for(url: str, database: str, data_dir: Path | None, chains: dict | 
         analyst_user=ANALYST_USER,
         analyst_password=ANALYST_PASSWORD,
         stale_after_minutes=45,
-        response_cache_entries=1024,
         production_host="https://api.example.org",
         api_workers=1,
         chains=dict(chains or {}),

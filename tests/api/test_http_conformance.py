@@ -10,8 +10,10 @@ the HTTP client's own decoding.
 """
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import gzip
+from types import SimpleNamespace
 
 import brotli
 import httpx
@@ -19,7 +21,9 @@ import pytest
 
 from support.api_server import ApiServer
 from support.contract_check import ContractChecker
-from ve_analytics.api.compression import CODINGS, MIN_SIZE, Encodings, parse_accept_encoding
+from ve_analytics.api.compression import CODINGS, MIN_SIZE, OFF_LOOP_BYTES, Encodings, parse_accept_encoding
+from ve_analytics.api.cache import Cache, Store
+from ve_analytics.api.prepared import Answer
 from ve_analytics.api.stats.routes import FAMILY as STATS
 from ve_analytics.api.vaults.routes import FAMILY as VAULTS
 
@@ -277,28 +281,43 @@ def test_strong_document_etags_differ_per_coding_and_match_any(fetch, path):
 
 
 def test_a_stored_body_is_encoded_once_per_coding():
-    encodings = Encodings()
+    store = Store()
+    encodings = Encodings(store)
     body = b'{"ok":true,"data":[' + b",".join(b"%d" % i for i in range(2000)) + b"]}"
     first = encodings.encode(body, "gzip", keep=True)
     assert encodings.encode(body, "gzip", keep=True) is first  # served from the memo
     assert gzip.decompress(first) == body
-    assert encodings.encode(body, "br", keep=True) is not first and len(encodings) == 2
+    assert encodings.encode(body, "br", keep=True) is not first and len(store) == 2
     twin = bytes(bytearray(body))  # equal bytes, another object (the same answer computed by another request)
-    assert twin is not body and encodings.encode(twin, "gzip", keep=True) is first and len(encodings) == 2
+    assert twin is not body and encodings.encode(twin, "gzip", keep=True) is first and len(store) == 2
     once = b"x" * 5000
     encodings.encode(once, "gzip", keep=False)  # a no-store answer: not remembered
-    assert len(encodings) == 2
+    assert len(store) == 2
 
 
-def test_the_memo_is_bounded_by_entries_and_bytes():
-    bodies = [b"%d" % i * 4000 for i in range(10)]
-    by_entries = Encodings(max_entries=3)
+def test_the_memo_is_bounded_by_bytes_body_and_encoding_counted():
+    bodies = [bytes([65 + i]) * 4000 for i in range(40)]
+    store = Store(max_bytes=16 * 4800)  # an entry (body, its encoding, key, overhead) is under 4,800 bytes
+    encodings = Encodings(store)
     for body in bodies:
-        by_entries.encode(body, "gzip", keep=True)
-    assert len(by_entries) == 3
-    newest = by_entries.encode(bodies[-1], "gzip", keep=True)
-    assert by_entries.encode(bodies[-1], "gzip", keep=True) is newest
-    by_bytes = Encodings(max_bytes=3 * 4000 + 500)  # the body counts along with its encoding
-    for body in bodies:
-        by_bytes.encode(body, "zstd", keep=True)
-    assert len(by_bytes) == 3
+        encodings.encode(body, "zstd", keep=True)
+    assert store.bytes <= store.max_bytes and store.evicted > 0 and len(store) >= 14
+    newest = encodings.encode(bodies[-1], "zstd", keep=True)
+    assert encodings.encode(bodies[-1], "zstd", keep=True) is newest
+    assert store.bytes >= len(store) * (4000 + len(newest))  # each entry counts its body along with its encoding
+
+
+def test_a_large_cached_answer_is_encoded_off_the_loop_once_and_kept_with_it():
+    store = Store()
+    cache, encodings = Cache("responses", store), Encodings(store)
+    body = b'{"ok":true,"data":[' + b",".join(b'{"v":%d}' % i for i in range(20000)) + b"]}"
+    assert len(body) >= OFF_LOOP_BYTES
+    answer = cache.put("k", Answer(body, {"content-type": "application/json"}))
+    before = store.bytes
+    request = SimpleNamespace(headers={"accept-encoding": "br"})
+    assert encodings.respond(request, answer, cache, "k") is None  # not encoded yet: the caller awaits the thread
+    sent = asyncio.run(encodings.respond_off_loop(request, answer, cache, "k"))
+    assert brotli.decompress(sent.body) == body and dict(sent.block)[b"content-encoding"] == b"br"
+    again = encodings.respond(request, answer, cache, "k")  # kept with the answer, counted with it
+    assert again is not None and again.body is sent.body
+    assert store.bytes >= before + len(sent.body)

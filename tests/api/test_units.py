@@ -2,9 +2,11 @@
 the SQL loader's parameter binding. No server needed."""
 from __future__ import annotations
 
+import sys
+
 import pytest
 
-from ve_analytics.api.cache import ResponseCache
+from ve_analytics.api.cache import ENTRY_OVERHEAD, Cache, Store
 from ve_analytics.api.prepared import Answer
 from ve_analytics.api.envelope import cache_control, etag_matches
 from ve_analytics.api.errors import ApiError
@@ -136,17 +138,23 @@ def test_cache_control_values():
     assert cache_control(0) == "no-store"
 
 
-def test_cache_is_bounded_lru_and_first_write_wins():
-    cache = ResponseCache(2)
-    a, b, c = ("r", (), "s1"), ("r", (("days", 1),), "s1"), ("r", (), "s2")
-    assert cache.put(a, Answer(b"first", {})).body == b"first"
-    assert cache.put(a, Answer(b"second", {})).body == b"first"  # concurrent misses send the same bytes
-    cache.put(b, Answer(b"b", {}))
-    cache.get(a)
-    cache.put(c, Answer(b"c", {}))  # evicts b, the least recently used
-    assert cache.get(b) is None and cache.get(a) is not None and len(cache) == 2
-    disabled = ResponseCache(0)
-    assert disabled.put(a, Answer(b"x", {})).body == b"x" and disabled.get(a) is None
+def test_cache_is_bounded_lru_by_bytes_and_first_write_wins():
+    def answer(i: int) -> Answer:
+        return Answer(b"%04d" % i * 250, {})  # 1,000-byte bodies
+
+    probe = Cache("responses", Store())
+    probe.put(("r", 0, "s1"), answer(0))
+    entry = probe.store.bytes  # what one such entry costs: keys ("r", i, "s1") of small ints are all alike
+    assert entry == answer(0).cache_bytes() + ENTRY_OVERHEAD + sum(map(sys.getsizeof, (("r", 0, "s1"), "r", 0, "s1")))
+    cache = Cache("responses", Store(max_bytes=16 * entry))  # 16 entries; one entry may hold 1/16 of the bound
+    kept = [cache.put(("r", i, "s1"), answer(i)) for i in range(16)]
+    assert cache.put(("r", 0, "s1"), answer(99)) is kept[0]  # concurrent misses send the same bytes
+    assert cache.peek(("r", 0, "s1")) is kept[0]  # now the most recently used
+    cache.put(("r", 16, "s1"), answer(16))  # past the bound: evicts 1, the least recently used
+    assert cache.peek(("r", 1, "s1")) is None and cache.peek(("r", 0, "s1")) is kept[0]
+    assert cache.store.bytes == 16 * entry and len(cache.store) == 16 and cache.store.evicted == 1
+    disabled = Cache("responses", Store(max_bytes=0))
+    assert disabled.put(("r", 0, "s1"), kept[0]) is kept[0] and disabled.peek(("r", 0, "s1")) is None
 
 
 def test_flow_windows_from_the_window_end():

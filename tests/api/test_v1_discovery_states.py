@@ -91,7 +91,7 @@ def test_the_contract_documents_the_discovery_states(v1):
         return responses[status]["content"]["application/json"]["schema"]["allOf"][1]["properties"]["error"]["properties"]["code"]["enum"]
 
     assert "cursor_expired" in codes("400") and "invalid_cursor" in codes("400")
-    assert codes("503") == ["source_unavailable", "curation_unavailable", "chain_unavailable"]
+    assert codes("503") == ["source_unavailable", "curation_unavailable", "chain_unavailable", "overloaded"]
     assert codes("404") == ["chain_not_public", "feature_unsupported"]
     ok = responses["200"]
     assert "X-Curation-Version" in ok["headers"] and "pageInfo" in ok["content"]["application/json"]["schema"]["required"]

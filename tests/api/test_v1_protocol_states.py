@@ -53,6 +53,6 @@ def test_the_contract_documents_every_state_of_a_protocol_route(v1):
         return responses[status]["content"]["application/json"]["schema"]["allOf"][1]["properties"]["error"]["properties"]["code"]["enum"]
 
     assert codes("404") == ["chain_not_public", "feature_unsupported"]
-    assert codes("503") == ["source_unavailable", "chain_unavailable"]
+    assert codes("503") == ["source_unavailable", "chain_unavailable", "overloaded"]
     assert "invalid_chain_ids" in codes("400") and "unknown_parameter" in codes("400")
     assert "304" in responses

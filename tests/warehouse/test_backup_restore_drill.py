@@ -26,6 +26,7 @@ import pytest
 from support.api_server import ApiServer
 from support.chains import with_devnet_book
 from ve_analytics.cli.processes import Service, cli, free_port
+from ve_analytics.core.api_limits import ApiLimits
 from ve_analytics.core.config import Settings
 from ve_analytics.core.epochs import DAY, iso
 from ve_analytics.core.partition_keys import day_key, latest_day_key, latest_snapshot_at
@@ -126,7 +127,7 @@ def drill(tmp_path_factory):
     try:
         settings = with_devnet_book(dataclasses.replace(
             Settings.from_env(), data_dir=data_dir, clickhouse_url=url, clickhouse_database=DATABASE,
-            dagster_home=data_dir / "dagster", response_cache_entries=0, api_workers=1,
+            dagster_home=data_dir / "dagster", api_limits=ApiLimits(cache_max_bytes=0), api_workers=1,
         ), devnet.url, data_dir)
         _fill(settings, now, data_dir)
         api = ApiServer(settings, log_path=data_dir / "api.log", families=("stats", "v1", "vaults")).start()

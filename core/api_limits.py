@@ -1,0 +1,58 @@
+"""The API worker's memory and admission limits (a settings group of core.config's `Settings`).
+
+- `cache_max_bytes` (API_CACHE_MAX_BYTES, default 256 MiB): every cache and memo of one API
+  worker together (api/cache.py), answers, their encoded variants and header blocks, validated
+  query strings, 304 header blocks, negotiations, coverages. 0 keeps nothing (single-flight
+  fills still join). Production sizing: resident memory <= workers x (baseline + this bound);
+  a worker's baseline is about 150 MB, so 2 workers on a 2-core machine stay under 1 GB.
+  An answer larger than 1/16 of the bound is served but not kept (api/cache.py).
+- `warehouse_concurrency` (API_WAREHOUSE_CONCURRENCY, default 4): warehouse computations (route
+  handlers run on a cache miss) one worker runs at once. On 2 cores a few overlap the
+  warehouse's latency with the worker's own encoding; more only add rows held in memory.
+- `warehouse_queue` (API_WAREHOUSE_QUEUE, default 32): computations waiting for one of those
+  slots; past it a request is answered 503 `overloaded` with Retry-After at once rather than
+  after a wait of several seconds (32 large answers at 50-200 ms each, 4 at a time).
+- `retry_after_seconds` (API_RETRY_AFTER_SECONDS, default 1): the Retry-After of that 503.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+DEFAULT_CACHE_MAX_BYTES = 256 * 2**20
+
+
+def _int(name: str, default: int, low: int, high: int) -> int:
+    raw = os.environ.get(name) or str(default)
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be an int, got {raw!r}") from None
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be between {low} and {high}, got {raw!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class ApiLimits:
+    cache_max_bytes: int = DEFAULT_CACHE_MAX_BYTES
+    warehouse_concurrency: int = 4
+    warehouse_queue: int = 32
+    retry_after_seconds: int = 1
+
+    @classmethod
+    def from_env(cls) -> "ApiLimits":
+        return cls(
+            cache_max_bytes=_int("API_CACHE_MAX_BYTES", DEFAULT_CACHE_MAX_BYTES, 0, 1 << 40),
+            warehouse_concurrency=_int("API_WAREHOUSE_CONCURRENCY", 4, 1, 1024),
+            warehouse_queue=_int("API_WAREHOUSE_QUEUE", 32, 0, 100_000),
+            retry_after_seconds=_int("API_RETRY_AFTER_SECONDS", 1, 1, 3600),
+        )
+
+    def to_env(self) -> dict[str, str]:
+        return {
+            "API_CACHE_MAX_BYTES": str(self.cache_max_bytes),
+            "API_WAREHOUSE_CONCURRENCY": str(self.warehouse_concurrency),
+            "API_WAREHOUSE_QUEUE": str(self.warehouse_queue),
+            "API_RETRY_AFTER_SECONDS": str(self.retry_after_seconds),
+        }
