@@ -34,6 +34,7 @@ from web3.providers.rpc import HTTPProvider
 from web3.providers.rpc.utils import ExceptionRetryConfiguration
 
 from .blocks import BlockRef, known_bounds, last_block_at
+from .breaker import CircuitBreaker, UpstreamDown
 from .multicall import (
     Call,
     aggregate3_calldata,
@@ -79,6 +80,10 @@ class GovernanceState:
 RETRY_ERRORS = (ConnectionError, requests.ConnectionError, requests.HTTPError, requests.Timeout)
 
 
+class RpcDown(ChainReadError, UpstreamDown):
+    """The chain's RPC is down for this run (its circuit breaker is open)."""
+
+
 class RpcError(ChainReadError):
     """A JSON-RPC error answer (a revert, an unknown block, ...)."""
 
@@ -105,14 +110,19 @@ class JsonRpc:
     every request (urllib's getproxies_environment walks os.environ), which cost more CPU than
     the request itself. The environment's proxies for the endpoint and its CA bundle
     (REQUESTS_CA_BUNDLE / CURL_CA_BUNDLE) are read once here instead. Each attempt that fails with a connection error, a timeout or an HTTP
-    error status is retried after backoff * 2**attempt seconds, `retries` attempts in all.
+    error status is retried after backoff * 2**attempt seconds, `retries` attempts in all, of which
+    at most `timeout_attempts` may time out. With a `breaker` (readers.breaker), a request that
+    gives up trips it, and every request after that fails at once with `RpcDown`.
     """
 
-    def __init__(self, url: str, *, timeout: float, retries: int, backoff: float, pool_size: int = 8):
+    def __init__(self, url: str, *, timeout: float, retries: int, backoff: float, pool_size: int = 8,
+                 timeout_attempts: int | None = None, breaker: CircuitBreaker | None = None):
         self.url = url
         self.timeout = timeout
         self.retries = max(1, retries)
+        self.timeout_attempts = max(1, timeout_attempts or self.retries)
         self.backoff = backoff
+        self.breaker = breaker
         self._ids = itertools.count(1)
         session = requests.Session()
         session.proxies.update(requests.utils.get_environ_proxies(url))
@@ -127,17 +137,30 @@ class JsonRpc:
         self.session = session
 
     def post(self, body: bytes) -> bytes:
+        timeouts = 0
         for attempt in range(self.retries):
+            self._refuse_if_down()
             try:
                 resp = self.session.post(self.url, data=body, timeout=self.timeout)
                 resp.raise_for_status()
                 return resp.content
-            except RETRY_ERRORS:
-                if attempt < self.retries - 1:
+            except RETRY_ERRORS as exc:
+                # a timeout that repeats is a hung endpoint: it gets fewer attempts than the rest
+                timeouts += isinstance(exc, requests.Timeout)
+                if attempt < self.retries - 1 and timeouts < self.timeout_attempts:
                     time.sleep(self.backoff * 2**attempt)
                     continue
-                raise
+                if self.breaker is None:
+                    raise
+                cause = (f"timed out after {timeouts} attempts of {self.timeout:g} s" if timeouts
+                         else f"failed after {attempt + 1} attempts: {exc!r}")
+                raise RpcDown(self.breaker.trip(cause)) from exc
         raise AssertionError("unreachable")
+
+    def _refuse_if_down(self) -> None:
+        message = self.breaker.message() if self.breaker is not None else None
+        if message is not None:
+            raise RpcDown(message)
 
     def request(self, method: str, params: list) -> Any:
         body = json.dumps({"jsonrpc": "2.0", "method": method, "params": params, "id": next(self._ids)},
@@ -159,6 +182,24 @@ class JsonRpc:
         self.session.close()
 
 
+class _GuardedProvider(HTTPProvider):
+    """web3's HTTP provider behind the JsonRpc's breaker: refused at once while the RPC is down,
+    and a request that gives up trips it."""
+
+    def __init__(self, rpc: JsonRpc, **kwargs: Any):
+        super().__init__(rpc.url, **kwargs)
+        self._rpc = rpc
+
+    def make_request(self, method: Any, params: Any) -> Any:
+        self._rpc._refuse_if_down()
+        try:
+            return super().make_request(method, params)
+        except RETRY_ERRORS as exc:
+            if self._rpc.breaker is None:
+                raise
+            raise RpcDown(self._rpc.breaker.trip(f"failed: {exc!r}")) from exc
+
+
 def _hex_bytes(value: Any) -> bytes:
     if not isinstance(value, str) or not value.startswith("0x"):
         raise ValueError(f"not 0x hex data: {str(value)[:80]!r}")
@@ -177,6 +218,8 @@ class ChainReader:
         retries: int = 5,
         backoff: float = 0.25,
         chunk_size: int = 200,
+        timeout_attempts: int | None = None,
+        breaker: CircuitBreaker | None = None,
     ):
         self.rpc_url = rpc_url
         self.chain_id = chain_id
@@ -185,7 +228,8 @@ class ChainReader:
         self.chunk_size = chunk_size
         self._timeout, self._retries, self._backoff = timeout, retries, backoff
         self._w3: Web3 | None = None
-        self.rpc = JsonRpc(rpc_url, timeout=timeout, retries=retries, backoff=backoff)
+        self.rpc = JsonRpc(rpc_url, timeout=timeout, retries=retries, backoff=backoff,
+                           timeout_attempts=timeout_attempts, breaker=breaker)
         self._lock = threading.Lock()
         self._chain_checked = False
         # Block headers seen so far, kept sorted by number for interpolation bounds.
@@ -211,13 +255,13 @@ class ChainReader:
     # -- plumbing ----------------------------------------------------------------------------
     @property
     def w3(self) -> Web3:
-        """web3 on the same endpoint, with the same timeout and retries (built on first use)."""
+        """web3 on the same endpoint, with the same timeout, retries and breaker (built on first use)."""
         if self._w3 is None:
-            provider = HTTPProvider(
-                self.rpc_url,
+            provider = _GuardedProvider(
+                self.rpc,
                 request_kwargs={"timeout": self._timeout},
                 exception_retry_configuration=ExceptionRetryConfiguration(
-                    errors=RETRY_ERRORS, retries=max(1, self._retries), backoff_factor=self._backoff,
+                    errors=RETRY_ERRORS, retries=self.rpc.timeout_attempts, backoff_factor=self._backoff,
                 ),
             )
             self._w3 = Web3(provider)
