@@ -15,8 +15,14 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import Callable
 
 log = logging.getLogger("readers.breaker")
+
+
+def timed_out(attempts: int, timeout: float) -> str:
+    """The cause a reader trips its breaker with when its attempts timed out."""
+    return f"timed out after {attempts} attempts of {timeout:g} s"
 
 
 class UpstreamDown(Exception):
@@ -53,6 +59,12 @@ class CircuitBreaker:
         """The one line every refused read carries; None while the circuit is closed."""
         with self._lock:
             return self._message() if self._cause is not None else None
+
+    def refuse_if_open(self, error: Callable[[str], Exception]) -> None:
+        """Raise `error(line)` when the circuit is open (before a read asks the upstream)."""
+        line = self.message()
+        if line is not None:
+            raise error(line)
 
     def _message(self) -> str:
         when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self._opened_at))

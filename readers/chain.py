@@ -11,30 +11,27 @@ eth_call. The chain id is checked once per reader (`check_chain`). Contract read
 through Multicall3 `aggregate3` with allowFailure, so one eth_call carries up to `chunk_size`
 reads, all at the same block. `w3` (web3) is still there, built on first use, for anything else.
 
-This module holds the reader (RPC, errors, the protocol's reads); the bytes of a batch are built
-and decoded in `readers.multicall`, the search behind `block_at` lives in `readers.blocks`.
+This module holds the reader (the protocol's reads); the transport and its errors are in
+`readers.jsonrpc`, the bytes of a batch are built and decoded in `readers.multicall`, the search
+behind `block_at` lives in `readers.blocks`.
 """
 from __future__ import annotations
 
 import bisect
-import itertools
-import json
 import logging
-import os
 import threading
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
-import requests
 from eth_abi import decode as abi_decode
 from eth_utils import to_checksum_address
 from web3 import Web3
-from web3.providers.rpc import HTTPProvider
 from web3.providers.rpc.utils import ExceptionRetryConfiguration
 
 from .blocks import BlockRef, known_bounds, last_block_at
-from .breaker import CircuitBreaker, UpstreamDown
+from .breaker import CircuitBreaker
+# the errors live with the transport; callers import them from here
+from .jsonrpc import RETRY_ERRORS, ChainReadError, GuardedProvider, JsonRpc, RpcDown, RpcError  # noqa: F401
 from .multicall import (
     Call,
     aggregate3_calldata,
@@ -55,10 +52,6 @@ log = logging.getLogger("readers.chain")
 ZERO_ADDRESS = "0x" + "0" * 40
 
 
-class ChainReadError(RuntimeError):
-    """A chain read that failed (transport, revert, undecodable result, missing value)."""
-
-
 class BlockNotFinal(ChainReadError):
     """The requested time is not yet behind the chain head; the answer could still change."""
 
@@ -76,23 +69,6 @@ class GovernanceState:
     ve_permanent_raw: int  # VotingEscrow.permanentLockBalance()
 
 
-# What a request is retried on (as the HTTPProvider's ExceptionRetryConfiguration was set).
-RETRY_ERRORS = (ConnectionError, requests.ConnectionError, requests.HTTPError, requests.Timeout)
-
-
-class RpcDown(ChainReadError, UpstreamDown):
-    """The chain's RPC is down for this run (its circuit breaker is open)."""
-
-
-class RpcError(ChainReadError):
-    """A JSON-RPC error answer (a revert, an unknown block, ...)."""
-
-    def __init__(self, message: str, code: Any = None, data: Any = None):
-        super().__init__(message)
-        self.code = code
-        self.data = data
-
-
 def _block_param(block: int | str) -> str:
     if isinstance(block, bool):
         raise TypeError(f"not a block: {block!r}")
@@ -101,103 +77,6 @@ def _block_param(block: int | str) -> str:
     if isinstance(block, str):
         return block  # "latest", "safe", a 0x number
     raise TypeError(f"not a block: {block!r}")
-
-
-class JsonRpc:
-    """JSON-RPC over HTTP POST on one `requests.Session` (thread-safe connection pool).
-
-    `trust_env` is off: requests would otherwise look up proxy settings in the environment on
-    every request (urllib's getproxies_environment walks os.environ), which cost more CPU than
-    the request itself. The environment's proxies for the endpoint and its CA bundle
-    (REQUESTS_CA_BUNDLE / CURL_CA_BUNDLE) are read once here instead. Each attempt that fails with a connection error, a timeout or an HTTP
-    error status is retried after backoff * 2**attempt seconds, `retries` attempts in all, of which
-    at most `timeout_attempts` may time out. With a `breaker` (readers.breaker), a request that
-    gives up trips it, and every request after that fails at once with `RpcDown`.
-    """
-
-    def __init__(self, url: str, *, timeout: float, retries: int, backoff: float, pool_size: int = 8,
-                 timeout_attempts: int | None = None, breaker: CircuitBreaker | None = None):
-        self.url = url
-        self.timeout = timeout
-        self.retries = max(1, retries)
-        self.timeout_attempts = max(1, timeout_attempts or self.retries)
-        self.backoff = backoff
-        self.breaker = breaker
-        self._ids = itertools.count(1)
-        session = requests.Session()
-        session.proxies.update(requests.utils.get_environ_proxies(url))
-        bundle = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE")
-        if bundle:
-            session.verify = bundle
-        session.trust_env = False
-        adapter = requests.adapters.HTTPAdapter(pool_connections=1, pool_maxsize=pool_size)
-        session.mount("http://", adapter)
-        session.mount("https://", adapter)
-        session.headers.update({"Content-Type": "application/json"})
-        self.session = session
-
-    def post(self, body: bytes) -> bytes:
-        timeouts = 0
-        for attempt in range(self.retries):
-            self._refuse_if_down()
-            try:
-                resp = self.session.post(self.url, data=body, timeout=self.timeout)
-                resp.raise_for_status()
-                return resp.content
-            except RETRY_ERRORS as exc:
-                # a timeout that repeats is a hung endpoint: it gets fewer attempts than the rest
-                timeouts += isinstance(exc, requests.Timeout)
-                if attempt < self.retries - 1 and timeouts < self.timeout_attempts:
-                    time.sleep(self.backoff * 2**attempt)
-                    continue
-                if self.breaker is None:
-                    raise
-                cause = (f"timed out after {timeouts} attempts of {self.timeout:g} s" if timeouts
-                         else f"failed after {attempt + 1} attempts: {exc!r}")
-                raise RpcDown(self.breaker.trip(cause)) from exc
-        raise AssertionError("unreachable")
-
-    def _refuse_if_down(self) -> None:
-        message = self.breaker.message() if self.breaker is not None else None
-        if message is not None:
-            raise RpcDown(message)
-
-    def request(self, method: str, params: list) -> Any:
-        body = json.dumps({"jsonrpc": "2.0", "method": method, "params": params, "id": next(self._ids)},
-                          separators=(",", ":")).encode()
-        doc = json.loads(self.post(body))
-        if not isinstance(doc, dict):
-            raise ChainReadError(f"rpc {self.url}: {method}: not a JSON-RPC response: {str(doc)[:200]}")
-        error = doc.get("error")
-        if error is not None:
-            if isinstance(error, dict):
-                raise RpcError(f"rpc {self.url}: {method}: {error.get('message')} (code {error.get('code')})",
-                               error.get("code"), error.get("data"))
-            raise RpcError(f"rpc {self.url}: {method}: {error}")
-        if "result" not in doc:
-            raise ChainReadError(f"rpc {self.url}: {method}: response without result: {str(doc)[:200]}")
-        return doc["result"]
-
-    def close(self) -> None:
-        self.session.close()
-
-
-class _GuardedProvider(HTTPProvider):
-    """web3's HTTP provider behind the JsonRpc's breaker: refused at once while the RPC is down,
-    and a request that gives up trips it."""
-
-    def __init__(self, rpc: JsonRpc, **kwargs: Any):
-        super().__init__(rpc.url, **kwargs)
-        self._rpc = rpc
-
-    def make_request(self, method: Any, params: Any) -> Any:
-        self._rpc._refuse_if_down()
-        try:
-            return super().make_request(method, params)
-        except RETRY_ERRORS as exc:
-            if self._rpc.breaker is None:
-                raise
-            raise RpcDown(self._rpc.breaker.trip(f"failed: {exc!r}")) from exc
 
 
 def _hex_bytes(value: Any) -> bytes:
@@ -257,7 +136,7 @@ class ChainReader:
     def w3(self) -> Web3:
         """web3 on the same endpoint, with the same timeout, retries and breaker (built on first use)."""
         if self._w3 is None:
-            provider = _GuardedProvider(
+            provider = GuardedProvider(
                 self.rpc,
                 request_kwargs={"timeout": self._timeout},
                 exception_retry_configuration=ExceptionRetryConfiguration(

@@ -23,7 +23,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 import httpx
 
-from .breaker import CircuitBreaker, UpstreamDown
+from .breaker import CircuitBreaker, UpstreamDown, timed_out
 
 log = logging.getLogger("readers.graphql")
 
@@ -238,8 +238,7 @@ class SubgraphClient:
                         err.message = f"{err.message} (gave up after {attempt + 1} attempts)"
                         err.args = (f"subgraph {err.endpoint}: {err.message}",)
                     if err.unavailable and self.breaker is not None:
-                        cause = (f"timed out after {timeouts} attempts of {self.timeout:g} s" if timeouts
-                                 else f"failed: {err.message}")
+                        cause = timed_out(timeouts, self.timeout) if timeouts else f"failed: {err.message}"
                         raise SubgraphDown(self.url, self.breaker.trip(cause)) from err
                     raise
                 log.warning("subgraph %s: %s; retry %d/%d", self.url, err.message, attempt + 1, self.retries)
@@ -247,9 +246,8 @@ class SubgraphClient:
                 attempt += 1
 
     def _refuse_if_down(self) -> None:
-        message = self.breaker.message() if self.breaker is not None else None
-        if message is not None:
-            raise SubgraphDown(self.url, message)
+        if self.breaker is not None:
+            self.breaker.refuse_if_open(lambda line: SubgraphDown(self.url, line))
 
     # -- helpers -----------------------------------------------------------------------------
     def meta(self, block: int | None = None) -> SubgraphMeta:
