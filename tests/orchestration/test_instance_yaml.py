@@ -103,7 +103,7 @@ def test_snapshot_and_history_runs_carry_a_maximum_runtime_the_daemon_enforces(m
     from ve_analytics.orchestration.jobs import build_jobs
 
     config, _ = written(monkeypatch, tmp_path)
-    assert config["run_monitoring"] == {"enabled": True, "poll_interval_seconds": 30}
+    assert config["run_monitoring"] == {"enabled": True, "poll_interval_seconds": 30, "start_timeout_seconds": 600}
     instance = DagsterInstance.from_config(str(tmp_path))
     try:
         assert instance.run_monitoring_enabled is True
