@@ -17,11 +17,9 @@ from typing import Any
 
 from dagster import AssetSelection, define_asset_job, in_process_executor
 
-from ..core.run_limits import RunLimits
-
 from ..core.pipeline_names import (CHAIN_TAG, CURATION_GROUP, CURATION_JOB, GROUP_TAG, HISTORY, SNAPSHOTS, history_group,
                                    history_job, snapshot_group, snapshot_job)
-
+from ..core.run_limits import RunLimits
 
 MAX_RUNTIME_TAG = "dagster/max_runtime"  # seconds; read by the daemon's run monitoring
 

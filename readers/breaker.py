@@ -25,9 +25,10 @@ def timed_out(attempts: int, timeout: float) -> str:
     return f"timed out after {attempts} attempts of {timeout:g} s"
 
 
-class UpstreamDown(Exception):
-    """Mixed into each reader's own error (RpcDown, SubgraphDown): a read refused, or given up,
-    because its upstream is down for this run."""
+class UpstreamDown(RuntimeError):
+    """An upstream that does not answer. The readers mix it into their own errors (RpcDown,
+    SubgraphDown) for a read refused, or given up, because the upstream is down for this run; the
+    liveness probe (readers.liveness) raises it as is."""
 
 
 class CircuitBreaker:
