@@ -22,7 +22,7 @@ log = logging.getLogger("readers.breaker")
 
 def timed_out(attempts: int, timeout: float) -> str:
     """The cause a reader trips its breaker with when its attempts timed out."""
-    return f"timed out after {attempts} attempts of {timeout:g} s"
+    return f"timed out after {attempts} attempt{'s' if attempts != 1 else ''} of {timeout:g} s"
 
 
 class UpstreamDown(RuntimeError):

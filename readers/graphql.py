@@ -238,7 +238,8 @@ class SubgraphClient:
                         err.message = f"{err.message} (gave up after {attempt + 1} attempts)"
                         err.args = (f"subgraph {err.endpoint}: {err.message}",)
                     if err.unavailable and self.breaker is not None:
-                        cause = timed_out(timeouts, self.timeout) if timeouts else f"failed: {err.message}"
+                        cause = (timed_out(timeouts, self.timeout) if isinstance(err, SubgraphTimeout)
+                                 else f"failed: {err.message}")
                         raise SubgraphDown(self.url, self.breaker.trip(cause)) from err
                     raise
                 log.warning("subgraph %s: %s; retry %d/%d", self.url, err.message, attempt + 1, self.retries)

@@ -86,7 +86,8 @@ class JsonRpc:
                     continue
                 if self.breaker is None:
                     raise
-                cause = timed_out(timeouts, self.timeout) if timeouts else f"failed after {attempt + 1} attempts: {exc!r}"
+                cause = (timed_out(timeouts, self.timeout) if isinstance(exc, requests.Timeout)
+                         else f"failed after {attempt + 1} attempts: {exc!r}")
                 raise RpcDown(self.breaker.trip(cause)) from exc
         raise AssertionError("unreachable")
 
