@@ -45,13 +45,16 @@ test: install browser schemas postgres
 
 ## latency ratios and ingestion rates, printed with the dataset size; then the scale bench
 ## (5 chains x 1,000 pools: one 15-minute snapshot as a fraction of 15 minutes, backfill snapshots/s);
-## then the flood (one API worker's peak memory against its bound under distinct large answers)
+## then the flood (one API worker's peak memory against its bound under distinct large answers);
+## then how long a chain's snapshot run takes to fail on a hung upstream
 bench: install
 	$(PY) -m bench.run
 	@echo "== scale: 5 chains x 1,000 pools (bench/scale.py) =="
 	$(PY) -m bench.scale
 	@echo "== flood: one API worker, distinct large answers (bench/flood.py) =="
 	$(PY) -m bench.flood
+	@echo "== dead upstream: a hung chain's snapshot run until it fails (bench/dead_upstream.py) =="
+	$(PY) -m bench.dead_upstream --cap 600
 
 clean:
 	rm -rf .data .pytest_cache

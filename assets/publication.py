@@ -6,7 +6,9 @@
   one 'success' row per snapshot time with the run id, block, row counts and sources. Until then
   readers keep serving the previous successful snapshot.
 - `failures_recorded()` wraps each snapshot asset: on any exception it writes a 'failed' row per
-  snapshot time (status, error message) before re-raising. Readers ignore non-success rows; a
+  snapshot time (status, error message) before re-raising. When the cause is a dead upstream
+  (readers.breaker) the message is the breaker's one line, the same whichever asset met it, and
+  the run gets the `ve/upstream_down` tag. Readers ignore non-success rows; a
   later success of the same run replaces its failed row (ReplacingMergeTree on finished_at).
 """
 from __future__ import annotations
@@ -18,9 +20,11 @@ from typing import Any, Iterator, Sequence
 from .runs import run_id_of, run_started_at, succeeded_steps
 from .writers import insert_columns, query_rows
 from ..core.epochs import to_datetime
+from ..readers.breaker import UpstreamDown
 
 SOURCES = ["subgraph", "chain-rpc"]
 MAX_ERROR_CHARS = 2000
+UPSTREAM_DOWN_TAG, MAX_TAG_CHARS = "ve/upstream_down", 500  # run tag: the breaker's line
 
 
 def published_times(client, chain_id: int, times: Sequence[int]) -> set[int]:
@@ -29,6 +33,15 @@ def published_times(client, chain_id: int, times: Sequence[int]) -> set[int]:
         return set()
     rows = query_rows(client, "backfill/published_snapshots.sql",
                       {"chain_id": chain_id, "from_ts": min(times), "to_ts": max(times)})
+    return {int(r["snapshot_ts"]) for r in rows} & set(times)
+
+
+def failed_times(client, chain_id: int, run_id: str, times: Sequence[int]) -> set[int]:
+    """Those of `times` whose failure in run `run_id` is already recorded (by the failing asset)."""
+    if not times:
+        return set()
+    rows = query_rows(client, "backfill/failed_snapshots.sql",
+                      {"chain_id": chain_id, "run_id": run_id, "from_ts": min(times), "to_ts": max(times)})
     return {int(r["snapshot_ts"]) for r in rows} & set(times)
 
 
@@ -92,6 +105,8 @@ def failures_recorded(
     try:
         yield
     except BaseException as exc:
+        # a dead upstream is the run's one cause, whichever asset met it: the breaker's line
+        down = isinstance(exc, UpstreamDown)
         record_failure(
             warehouse,
             run_id=run_id_of(context),
@@ -100,10 +115,19 @@ def failures_recorded(
             times=times,
             asset=asset,
             partition_range=partition_range,
-            message=f"{asset}: {type(exc).__name__}: {exc}",
+            message=str(exc) if down else f"{asset}: {type(exc).__name__}: {exc}",
             log=context.log,
         )
+        if down:  # shown with the run in the Dagster UI's run list
+            tag_run(context, {UPSTREAM_DOWN_TAG: str(exc)[:MAX_TAG_CHARS]})
         raise
+
+
+def tag_run(context, tags: dict[str, str]) -> None:
+    try:
+        context.instance.add_run_tags(run_id_of(context), tags)
+    except Exception as exc:  # noqa: BLE001 - a note on the run; the failure itself is recorded
+        context.log.warning(f"could not tag the run: {exc!r}")
 
 
 def publish(

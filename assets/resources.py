@@ -21,6 +21,7 @@ from pydantic import PrivateAttr
 
 from ..core.chains import MULTICALL3, ChainConfig, load_book
 from ..core.config import Settings
+from ..readers.breaker import CircuitBreaker
 from ..readers.chain import ChainReader
 from ..readers.graphql import SubgraphClient
 from ..warehouse.client import get_client
@@ -115,11 +116,18 @@ class ChainsResource(ConfigurableResource):
 
     `chain_book` names the book file (default: the configured CHAIN_BOOK); `overrides` are
     per-entry values in the book's environment form (`SUBGRAPH_URL_<id>`, `RPC_URL_<id>`, ...)
-    applied on top of it, so a run can be pinned to explicit endpoints (tests, backfill)."""
+    applied on top of it, so a run can be pinned to explicit endpoints (tests, backfill).
+
+    Each chain's two upstreams get a circuit breaker for the run (readers.breaker), shared by
+    every reader the run makes of them: once one read gives up on an upstream, the run's other
+    reads of it fail at once instead of each waiting out its timeouts. Of a request's attempts,
+    `timeout_attempts` may time out: a hung endpoint costs that many timeouts, not `*_retries`
+    (both from core.run_limits, through `resources_for`)."""
 
     chain_book: Optional[str] = None
     overrides: dict[str, str] = {}
     timeout_seconds: float = 30.0
+    timeout_attempts: int = 2
     subgraph_retries: int = 4
     rpc_retries: int = 5
     backoff_seconds: float = 0.5
@@ -142,15 +150,19 @@ class ChainsResource(ConfigurableResource):
             config = self.config(chain_id)
             reader = ChainReader(config.rpc_url, chain_id, config.contracts.get("multicall3") or MULTICALL3,
                                  contracts=dict(config.contracts), timeout=self.timeout_seconds,
-                                 retries=self.rpc_retries)
+                                 retries=self.rpc_retries, timeout_attempts=self.timeout_attempts,
+                                 breaker=CircuitBreaker(f"chain {chain_id} rpc {config.rpc_url}"))
             subgraph = SubgraphClient(config.subgraph_url, timeout=self.timeout_seconds,
-                                      retries=self.subgraph_retries, backoff=self.backoff_seconds)
+                                      retries=self.subgraph_retries, backoff=self.backoff_seconds,
+                                      timeout_attempts=self.timeout_attempts,
+                                      breaker=CircuitBreaker(f"chain {chain_id} subgraph {config.subgraph_url}"))
             handle = self._handles[chain_id] = ChainHandle(chain_id, config, reader, subgraph)
         return handle
 
     def teardown_after_execution(self, context: InitResourceContext) -> None:
         for handle in self._handles.values():
             handle.subgraph.close()
+            handle.reader.rpc.close()
         self._handles.clear()
 
 
@@ -180,15 +192,17 @@ def endpoint_overrides(settings: Settings) -> dict[str, str]:
 
 def resources_for(settings: Settings | None = None) -> dict[str, Any]:
     """The resource dict of the code location; with `settings`, endpoints pinned to them."""
+    limits = (settings or Settings.from_env()).run_limits
+    upstream = {"timeout_seconds": limits.upstream_timeout_seconds, "timeout_attempts": limits.upstream_timeout_attempts}
     if settings is None:
-        warehouse, chains = WarehouseResource(), ChainsResource()
+        warehouse, chains = WarehouseResource(), ChainsResource(**upstream)
     else:
         warehouse = WarehouseResource(
             clickhouse_url=settings.clickhouse_url,
             database=settings.clickhouse_database,
             user=settings.clickhouse_user,
         )
-        chains = ChainsResource(chain_book=str(settings.chain_book), overrides=endpoint_overrides(settings))
+        chains = ChainsResource(chain_book=str(settings.chain_book), overrides=endpoint_overrides(settings), **upstream)
     return {
         "warehouse": warehouse,
         "chains": chains,

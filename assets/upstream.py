@@ -140,10 +140,15 @@ def fetch_each(
                 on_done(i, total)
         return out
     results: list[Any] = [None] * total
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="upstream") as pool:
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="upstream")
+    try:
         futures = [pool.submit(fn, item) for item in items]
         for i, fut in enumerate(futures):
             results[i] = fut.result()  # raises the first failure in input order
             if on_done:
                 on_done(i + 1, total)
+    finally:
+        # after a failure the reads not started yet are dropped (the asset fails anyway); those
+        # under way end on their own, at once when the upstream's circuit is open
+        pool.shutdown(wait=True, cancel_futures=True)
     return results

@@ -16,6 +16,7 @@ from .api_limits import ApiLimits
 from .chains import STATS_CHAIN_ID, ChainConfig, load_book
 from .cursor_secrets import GENERATED_NAME, load_cursor_secrets
 from .prices import DEFAULT_MAX_AGE_SECONDS
+from .run_limits import RunLimits
 from .secrets import SecretSources, secret_file_env
 from .vaults import VaultConfig
 
@@ -129,6 +130,7 @@ class Settings:
     dagster_pg_url_set: bool = False
     dagster_run_retries: int = -1  # -1: 2 on PostgreSQL storage, 0 (off) on the local instance
     dagster_group_runs: str = ""  # "group=limit,...": runs of an asset group at once (instance.py)
+    run_limits: RunLimits = RunLimits()  # the longest a snapshot or history run may take
     # secret variable -> the file its value was read from (NAME_FILE, or generated): passed on as is
     secret_files: dict[str, Path] = field(default_factory=dict, repr=False, compare=False)
 
@@ -235,6 +237,7 @@ class Settings:
             dagster_pg_url_set=bool(_env("DAGSTER_PG_URL", "")),
             dagster_run_retries=_number("DAGSTER_RUN_RETRIES", "-1", int, -1, 100),
             dagster_group_runs=_env("DAGSTER_GROUP_RUNS", ""),
+            run_limits=RunLimits.from_env(),
             secret_files=files,
         )
 
@@ -289,6 +292,7 @@ class Settings:
             "DAGSTER_PG_USER": self.dagster_pg_user,
             "DAGSTER_RUN_RETRIES": str(self.dagster_run_retries),
             "DAGSTER_GROUP_RUNS": self.dagster_group_runs,
+            **self.run_limits.to_env(),
         }
         for cid, chain in self.chains.items():
             env[f"SUBGRAPH_URL_{cid}"] = chain.subgraph_url

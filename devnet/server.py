@@ -36,7 +36,12 @@ from devnet.subgraph.service import SubgraphService
 log = logging.getLogger("devnet")
 
 TARGETS = ("subgraph", "rpc")
-MODES = ("ok", "error", "slow", "lag", "revise_prices")
+MODES = ("ok", "error", "slow", "lag", "revise_prices", "hung")
+# "hung": the request is accepted and held unanswered (a stuck provider) until the fault changes;
+# then the held requests go on under the new setting (answered, or held again by a new "hung").
+# Sanic's response timeout would answer them with a 503 after 60 s, so the app lifts it to
+# HOLD_SECONDS, past any client timeout.
+HOLD_SECONDS = 3600
 # "revise_prices" (subgraph only): every TokenHourData priceUSD served is multiplied by `factor`,
 # an upstream that rewrites its price history; the truth routes keep the true prices
 SUBGRAPH_ONLY_MODES = ("revise_prices",)
@@ -70,8 +75,36 @@ class DevnetState:
     started_at: float = field(default_factory=time.time)
     build_seconds: dict[int, float] = field(default_factory=dict)  # per chain: generation + indexes
 
+    # per (chain, target) with a "hung" fault: the event its held requests wait on, and how many
+    # wait (both live on the server's event loop: only its handlers touch them)
+    holds: dict[tuple[int, str], asyncio.Event] = field(default_factory=dict)
+    held: dict[tuple[int, str], int] = field(default_factory=dict)
+
     def fault(self, chain_id: int, target: str) -> dict | None:
         return self.faults.get((chain_id, target))
+
+    def set_fault(self, key: tuple[int, str], fault: dict | None) -> None:
+        """Set (None: clear) a fault; requests held by a "hung" one are released."""
+        if fault is None:
+            self.faults.pop(key, None)
+        else:
+            self.faults[key] = fault
+        hold = self.holds.pop(key, None)
+        if hold is not None:
+            hold.set()
+        if fault is not None and fault["mode"] == "hung":
+            self.holds[key] = asyncio.Event()
+
+    async def hold_while_hung(self, chain_id: int, target: str) -> dict | None:
+        """Wait while the target is hung; the fault in force once it is not."""
+        key = (chain_id, target)
+        while (fault := self.faults.get(key)) is not None and fault["mode"] == "hung":
+            self.held[key] = self.held.get(key, 0) + 1
+            try:
+                await self.holds[key].wait()
+            finally:
+                self.held[key] -= 1
+        return fault
 
 
 def genesis_path(data_dir: Path, chain_id: int) -> Path:
@@ -196,6 +229,7 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
     app.config.ACCESS_LOG = False
     app.config.MOTD = False
     app.config.KEEP_ALIVE_TIMEOUT = 30
+    app.config.RESPONSE_TIMEOUT = HOLD_SECONDS  # a "hung" fault holds requests past Sanic's 60 s
     # TouchUp rewrites Sanic's protocol classes process-wide and fails when a second app in the
     # same process does it again (tests run several servers, and the API's own app, in one process)
     app.config.TOUCHUP = False
@@ -228,7 +262,7 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
         rt = runtime(chain_id)
         if rt is None:
             return unknown(chain_id)
-        fault = state.fault(chain_id, "subgraph")
+        fault = await state.hold_while_hung(chain_id, "subgraph")
         lag, price_factor = 0, 1.0
         if fault:
             if fault.get("delayMs"):
@@ -259,7 +293,7 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
         rt = runtime(chain_id)
         if rt is None:
             return unknown(chain_id)
-        fault = state.fault(chain_id, "rpc")
+        fault = await state.hold_while_hung(chain_id, "rpc")
         lag = 0
         body = body_json(request)
         vfault = state.fault(chain_id, VAULT_TARGET)
@@ -389,7 +423,8 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
 
     @app.get("/control/faults")
     async def get_faults(request: Request):
-        return _json({"faults": [{"chainId": cid, "target": target, **f}
+        return _json({"faults": [{"chainId": cid, "target": target, **f,
+                                  **({"held": state.held.get((cid, target), 0)} if f["mode"] == "hung" else {})}
                                  for (cid, target), f in sorted(state.faults.items())]})
 
     @app.post("/control/faults")
@@ -419,7 +454,7 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
                 return _json({"error": f"unknown chain {cid}"}, 400)
             for t in targets:
                 if mode == "ok":
-                    state.faults.pop((cid, t), None)
+                    state.set_fault((cid, t), None)
                     continue
                 fault = {"mode": mode}
                 if mode == "slow":
@@ -432,7 +467,7 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
                     fault["status"] = int(body.get("status") or 500)
                 if mode == "revise_prices":
                     fault["factor"] = float(factor)
-                state.faults[(cid, t)] = fault
+                state.set_fault((cid, t), fault)
         return await get_faults(request)
 
     def _set_vault_fault(body: dict, mode: str) -> str | None:

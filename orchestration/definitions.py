@@ -47,7 +47,7 @@ def build_defs(settings: Settings | None = None, *, now: float | None = None) ->
             *build_vault_history_assets(scope),
         ]
         checks += build_checks(scope, settings)
-        chain_jobs = build_jobs(scope.chain_id)
+        chain_jobs = build_jobs(scope.chain_id, settings.run_limits)
         jobs += chain_jobs.values()
         schedules += build_schedules(scope.chain_id, chain_jobs["snapshot"], chain_jobs["history"])
         snapshot_jobs.append(chain_jobs["snapshot"])

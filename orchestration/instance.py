@@ -107,6 +107,18 @@ GROUP_LIMIT = """\
         limit: {limit}
 """
 
+# Run monitoring: the daemon cancels and fails a run past its `dagster/max_runtime` tag (set on the
+# chain's jobs from core.run_limits), so a stuck run frees its chain's slot and schedule. It also
+# fails a run whose process has not started after start_timeout_seconds: Dagster's 180 s is
+# within reach of a run process loading the code location on a busy 2-core machine, hence 600.
+MONITORING = """\
+run_monitoring:
+  enabled: true
+  poll_interval_seconds: {poll}
+  start_timeout_seconds: {start}
+"""
+MONITOR_POLL_SECONDS, MONITOR_START_SECONDS = 30, 600
+
 RETRIES = """\
 # A failed run is launched again (safe: publication is idempotent, reruns are deduplicated).
 run_retries:
@@ -171,6 +183,7 @@ def instance_yaml(settings: Settings) -> str:
                                backfill_runs=runs, chain_tag=CHAIN_TAG, chain_runs=CHAIN_RUNS)
     for group, limit in group_limits(settings).items():
         text += f"      # {WHY[group]}\n" + GROUP_LIMIT.format(group_tag=GROUP_TAG, group=group, limit=limit)
+    text += MONITORING.format(poll=MONITOR_POLL_SECONDS, start=MONITOR_START_SECONDS)
     retries = run_retries(settings)
     return text + (RETRIES.format(retries=retries) if retries else "")
 

@@ -2,7 +2,9 @@
 before any asset could record it (run crash, resource init error, interrupted worker).
 
 The assets themselves record failures as they happen (assets.publication.failures_recorded);
-this sensor is the backstop for runs launched by the daemon. Rows are keyed by
+this sensor is the backstop for runs launched by the daemon, and leaves the rows they wrote (they
+carry the cause, e.g. the dead upstream's line, where the run's failure event says only which
+steps failed). Rows are keyed by
 (chain, snapshot_at, run_id), so recording the same failure twice keeps one row.
 """
 
@@ -11,7 +13,7 @@ import time
 from dagster import DefaultSensorStatus, RunFailureSensorContext, SensorDefinition, run_failure_sensor
 
 from ..assets.partitions import day_start_of
-from ..assets.publication import published_times, record_failure
+from ..assets.publication import failed_times, published_times, record_failure
 from ..assets.registry import PUBLICATION
 from ..assets.resources import WarehouseResource
 from ..assets.runs import succeeded_steps
@@ -51,10 +53,12 @@ def build_sensors(snapshot_jobs: list) -> list[SensorDefinition]:
         record = context.instance.get_run_record_by_id(context.dagster_run.run_id)
         created = int(record.create_timestamp.timestamp()) if record else int(time.time())
         times = snapshot_times_of_run(tags, created)
-        if times:  # a published snapshot stays published: only the others get a failed row
+        if times:  # a published snapshot stays published, and a failure the failing asset
+            # recorded keeps its cause: only the others get a failed row
             with warehouse.client() as client:
-                published = published_times(client, chain_id, times)
-            times = [t for t in times if t not in published]
+                done = published_times(client, chain_id, times)
+                done |= failed_times(client, chain_id, context.dagster_run.run_id, times)
+            times = [t for t in times if t not in done]
         if not times:
             return
         if any(step.endswith(f"__{PUBLICATION}") for step in succeeded_steps(context.instance, context.dagster_run.run_id)):

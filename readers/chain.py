@@ -11,29 +11,27 @@ eth_call. The chain id is checked once per reader (`check_chain`). Contract read
 through Multicall3 `aggregate3` with allowFailure, so one eth_call carries up to `chunk_size`
 reads, all at the same block. `w3` (web3) is still there, built on first use, for anything else.
 
-This module holds the reader (RPC, errors, the protocol's reads); the bytes of a batch are built
-and decoded in `readers.multicall`, the search behind `block_at` lives in `readers.blocks`.
+This module holds the reader (the protocol's reads); the transport and its errors are in
+`readers.jsonrpc`, the bytes of a batch are built and decoded in `readers.multicall`, the search
+behind `block_at` lives in `readers.blocks`.
 """
 from __future__ import annotations
 
 import bisect
-import itertools
-import json
 import logging
-import os
 import threading
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
-import requests
 from eth_abi import decode as abi_decode
 from eth_utils import to_checksum_address
 from web3 import Web3
-from web3.providers.rpc import HTTPProvider
 from web3.providers.rpc.utils import ExceptionRetryConfiguration
 
 from .blocks import BlockRef, known_bounds, last_block_at
+from .breaker import CircuitBreaker
+# the errors live with the transport; callers import them from here
+from .jsonrpc import RETRY_ERRORS, ChainReadError, GuardedProvider, JsonRpc, RpcDown, RpcError  # noqa: F401
 from .multicall import (
     Call,
     aggregate3_calldata,
@@ -54,10 +52,6 @@ log = logging.getLogger("readers.chain")
 ZERO_ADDRESS = "0x" + "0" * 40
 
 
-class ChainReadError(RuntimeError):
-    """A chain read that failed (transport, revert, undecodable result, missing value)."""
-
-
 class BlockNotFinal(ChainReadError):
     """The requested time is not yet behind the chain head; the answer could still change."""
 
@@ -75,19 +69,6 @@ class GovernanceState:
     ve_permanent_raw: int  # VotingEscrow.permanentLockBalance()
 
 
-# What a request is retried on (as the HTTPProvider's ExceptionRetryConfiguration was set).
-RETRY_ERRORS = (ConnectionError, requests.ConnectionError, requests.HTTPError, requests.Timeout)
-
-
-class RpcError(ChainReadError):
-    """A JSON-RPC error answer (a revert, an unknown block, ...)."""
-
-    def __init__(self, message: str, code: Any = None, data: Any = None):
-        super().__init__(message)
-        self.code = code
-        self.data = data
-
-
 def _block_param(block: int | str) -> str:
     if isinstance(block, bool):
         raise TypeError(f"not a block: {block!r}")
@@ -96,67 +77,6 @@ def _block_param(block: int | str) -> str:
     if isinstance(block, str):
         return block  # "latest", "safe", a 0x number
     raise TypeError(f"not a block: {block!r}")
-
-
-class JsonRpc:
-    """JSON-RPC over HTTP POST on one `requests.Session` (thread-safe connection pool).
-
-    `trust_env` is off: requests would otherwise look up proxy settings in the environment on
-    every request (urllib's getproxies_environment walks os.environ), which cost more CPU than
-    the request itself. The environment's proxies for the endpoint and its CA bundle
-    (REQUESTS_CA_BUNDLE / CURL_CA_BUNDLE) are read once here instead. Each attempt that fails with a connection error, a timeout or an HTTP
-    error status is retried after backoff * 2**attempt seconds, `retries` attempts in all.
-    """
-
-    def __init__(self, url: str, *, timeout: float, retries: int, backoff: float, pool_size: int = 8):
-        self.url = url
-        self.timeout = timeout
-        self.retries = max(1, retries)
-        self.backoff = backoff
-        self._ids = itertools.count(1)
-        session = requests.Session()
-        session.proxies.update(requests.utils.get_environ_proxies(url))
-        bundle = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE")
-        if bundle:
-            session.verify = bundle
-        session.trust_env = False
-        adapter = requests.adapters.HTTPAdapter(pool_connections=1, pool_maxsize=pool_size)
-        session.mount("http://", adapter)
-        session.mount("https://", adapter)
-        session.headers.update({"Content-Type": "application/json"})
-        self.session = session
-
-    def post(self, body: bytes) -> bytes:
-        for attempt in range(self.retries):
-            try:
-                resp = self.session.post(self.url, data=body, timeout=self.timeout)
-                resp.raise_for_status()
-                return resp.content
-            except RETRY_ERRORS:
-                if attempt < self.retries - 1:
-                    time.sleep(self.backoff * 2**attempt)
-                    continue
-                raise
-        raise AssertionError("unreachable")
-
-    def request(self, method: str, params: list) -> Any:
-        body = json.dumps({"jsonrpc": "2.0", "method": method, "params": params, "id": next(self._ids)},
-                          separators=(",", ":")).encode()
-        doc = json.loads(self.post(body))
-        if not isinstance(doc, dict):
-            raise ChainReadError(f"rpc {self.url}: {method}: not a JSON-RPC response: {str(doc)[:200]}")
-        error = doc.get("error")
-        if error is not None:
-            if isinstance(error, dict):
-                raise RpcError(f"rpc {self.url}: {method}: {error.get('message')} (code {error.get('code')})",
-                               error.get("code"), error.get("data"))
-            raise RpcError(f"rpc {self.url}: {method}: {error}")
-        if "result" not in doc:
-            raise ChainReadError(f"rpc {self.url}: {method}: response without result: {str(doc)[:200]}")
-        return doc["result"]
-
-    def close(self) -> None:
-        self.session.close()
 
 
 def _hex_bytes(value: Any) -> bytes:
@@ -177,6 +97,8 @@ class ChainReader:
         retries: int = 5,
         backoff: float = 0.25,
         chunk_size: int = 200,
+        timeout_attempts: int | None = None,
+        breaker: CircuitBreaker | None = None,
     ):
         self.rpc_url = rpc_url
         self.chain_id = chain_id
@@ -185,7 +107,8 @@ class ChainReader:
         self.chunk_size = chunk_size
         self._timeout, self._retries, self._backoff = timeout, retries, backoff
         self._w3: Web3 | None = None
-        self.rpc = JsonRpc(rpc_url, timeout=timeout, retries=retries, backoff=backoff)
+        self.rpc = JsonRpc(rpc_url, timeout=timeout, retries=retries, backoff=backoff,
+                           timeout_attempts=timeout_attempts, breaker=breaker)
         self._lock = threading.Lock()
         self._chain_checked = False
         # Block headers seen so far, kept sorted by number for interpolation bounds.
@@ -211,13 +134,13 @@ class ChainReader:
     # -- plumbing ----------------------------------------------------------------------------
     @property
     def w3(self) -> Web3:
-        """web3 on the same endpoint, with the same timeout and retries (built on first use)."""
+        """web3 on the same endpoint, with the same timeout, retries and breaker (built on first use)."""
         if self._w3 is None:
-            provider = HTTPProvider(
-                self.rpc_url,
+            provider = GuardedProvider(
+                self.rpc,
                 request_kwargs={"timeout": self._timeout},
                 exception_retry_configuration=ExceptionRetryConfiguration(
-                    errors=RETRY_ERRORS, retries=max(1, self._retries), backoff_factor=self._backoff,
+                    errors=RETRY_ERRORS, retries=self.rpc.timeout_attempts, backoff_factor=self._backoff,
                 ),
             )
             self._w3 = Web3(provider)

@@ -7,7 +7,9 @@
 Retries (exponential backoff with full jitter) cover what goes away by itself: transport errors,
 timeouts, HTTP 429 and 5xx, and GraphQL errors that say the store is still indexing, lagging or
 busy. A GraphQL validation error (unknown field, bad argument) is a bug and fails at once.
-Every failure surfaces as `SubgraphError`, carrying the endpoint and the upstream message.
+Every failure surfaces as `SubgraphError`, carrying the endpoint and the upstream message. With a
+circuit breaker (readers.breaker), a request that gives up on a timeout, a transport error, 429 or
+5xx trips it, and the client's requests after that fail at once with `SubgraphDown`.
 """
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Mapping, Sequence
 
 import httpx
+
+from .breaker import CircuitBreaker, UpstreamDown, timed_out
 
 log = logging.getLogger("readers.graphql")
 
@@ -50,12 +54,22 @@ _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 class SubgraphError(RuntimeError):
     """A subgraph request that failed (after retries when the failure was transient)."""
 
-    def __init__(self, endpoint: str, message: str, *, retryable: bool = False, errors: Any = None):
+    def __init__(self, endpoint: str, message: str, *, retryable: bool = False, errors: Any = None,
+                 unavailable: bool = False):
         super().__init__(f"subgraph {endpoint}: {message}")
         self.endpoint = endpoint
         self.message = message
         self.retryable = retryable
         self.errors = errors
+        self.unavailable = unavailable  # no usable answer: timeout, transport error, 429 or 5xx
+
+
+class SubgraphDown(SubgraphError, UpstreamDown):
+    """The subgraph is down for this run (its circuit breaker is open): the breaker's line."""
+
+    def __init__(self, endpoint: str, line: str):
+        super().__init__(endpoint, line, unavailable=True)
+        self.args = (line,)
 
 
 @dataclass(frozen=True)
@@ -83,6 +97,10 @@ class SubgraphMeta:
     block_hash: str | None
     deployment: str | None
     has_indexing_errors: bool
+
+
+class SubgraphTimeout(SubgraphError):
+    """One request that timed out (retried at most `timeout_attempts` times in all)."""
 
 
 def _is_transient(message: str) -> bool:
@@ -130,9 +148,15 @@ class SubgraphClient:
         *,
         max_backoff: float = 10.0,
         transport: httpx.BaseTransport | None = None,
+        timeout_attempts: int | None = None,
+        breaker: CircuitBreaker | None = None,
     ):
         self.url = url
+        self.timeout = timeout
         self.retries = max(0, retries)
+        # attempts that may time out (default: every attempt); see readers.breaker for `breaker`
+        self.timeout_attempts = max(1, timeout_attempts or self.retries + 1)
+        self.breaker = breaker
         self.backoff = backoff
         self.max_backoff = max_backoff
         self._http = httpx.Client(
@@ -164,12 +188,12 @@ class SubgraphClient:
         try:
             resp = self._http.post(self.url, content=json.dumps(payload))
         except httpx.TimeoutException as exc:
-            raise SubgraphError(self.url, f"timeout: {exc!r}", retryable=True) from exc
+            raise SubgraphTimeout(self.url, f"timeout: {exc!r}", retryable=True, unavailable=True) from exc
         except httpx.TransportError as exc:
-            raise SubgraphError(self.url, f"transport error: {exc!r}", retryable=True) from exc
+            raise SubgraphError(self.url, f"transport error: {exc!r}", retryable=True, unavailable=True) from exc
         if resp.status_code == 429 or resp.status_code >= 500:
             err = SubgraphError(
-                self.url, f"HTTP {resp.status_code}: {resp.text[:300]}", retryable=True
+                self.url, f"HTTP {resp.status_code}: {resp.text[:300]}", retryable=True, unavailable=True
             )
             retry_after = resp.headers.get("Retry-After")
             err.retry_after = float(retry_after) if retry_after and retry_after.isdigit() else None  # type: ignore[attr-defined]
@@ -201,19 +225,30 @@ class SubgraphClient:
         if block is not None:
             variables["block"] = {"number": int(block)}
         payload = {"query": q, "variables": variables}
-        attempt = 0
+        attempt = timeouts = 0
         while True:
+            self._refuse_if_down()
             try:
                 return self._post_once(payload)
             except SubgraphError as err:
-                if not err.retryable or attempt >= self.retries:
+                # a timeout that repeats is a hung endpoint: it gets fewer attempts than the rest
+                timeouts += isinstance(err, SubgraphTimeout)
+                if not err.retryable or attempt >= self.retries or timeouts >= self.timeout_attempts:
                     if err.retryable:
                         err.message = f"{err.message} (gave up after {attempt + 1} attempts)"
                         err.args = (f"subgraph {err.endpoint}: {err.message}",)
+                    if err.unavailable and self.breaker is not None:
+                        cause = (timed_out(timeouts, self.timeout) if isinstance(err, SubgraphTimeout)
+                                 else f"failed: {err.message}")
+                        raise SubgraphDown(self.url, self.breaker.trip(cause)) from err
                     raise
                 log.warning("subgraph %s: %s; retry %d/%d", self.url, err.message, attempt + 1, self.retries)
                 self._sleep_before(attempt, getattr(err, "retry_after", None))
                 attempt += 1
+
+    def _refuse_if_down(self) -> None:
+        if self.breaker is not None:
+            self.breaker.refuse_if_open(lambda line: SubgraphDown(self.url, line))
 
     # -- helpers -----------------------------------------------------------------------------
     def meta(self, block: int | None = None) -> SubgraphMeta:

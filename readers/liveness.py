@@ -8,12 +8,10 @@ from dataclasses import dataclass
 
 import httpx
 
+from .breaker import UpstreamDown
+
 PROBE_TIMEOUT_SECONDS = 3.0
 META_QUERY = "{ _meta { block { number timestamp } hasIndexingErrors } }"
-
-
-class UpstreamDown(RuntimeError):
-    """The RPC or the subgraph did not answer the probe in time, or answered an error."""
 
 
 @dataclass(frozen=True)
@@ -28,7 +26,7 @@ class Liveness:
 
 
 def probe_upstream(rpc_url: str, subgraph_url: str, timeout: float = PROBE_TIMEOUT_SECONDS) -> Liveness:
-    """Both heads, or UpstreamDown naming the part that did not answer."""
+    """Both heads, or UpstreamDown (readers.breaker) naming the part that did not answer."""
     with httpx.Client(timeout=timeout) as http:
         try:
             r = http.post(rpc_url, json={"jsonrpc": "2.0", "id": 1, "method": "eth_getBlockByNumber",

@@ -121,6 +121,32 @@ def test_faults(client, sim):
     assert client.post("/control/faults", json={"target": "nope", "mode": "error"}).status_code == 400
 
 
+def held(client, target: str) -> int | None:
+    return next((f["held"] for f in client.get("/control/faults").json()["faults"] if f["target"] == target), None)
+
+
+def test_a_hung_target_holds_requests_unanswered_until_its_fault_changes(client, devnet_server, sim):
+    import threading
+
+    client.post("/control/faults", json={"chainId": 56, "target": "rpc", "mode": "hung"})
+    assert held(client, "rpc") == 0
+    with pytest.raises(httpx.ReadTimeout):  # accepted, never answered
+        httpx.post(f"{devnet_server.url}/chains/56/rpc", json=BLOCK_NUMBER, timeout=0.5)
+    assert client.post("/chains/56/subgraph", json=META).status_code == 200  # the other target answers
+    answers: list = []
+    waiting = threading.Thread(target=lambda: answers.append(
+        httpx.post(f"{devnet_server.url}/chains/56/rpc", json=BLOCK_NUMBER, timeout=30).json()))
+    waiting.start()
+    deadline = time.monotonic() + 10
+    while held(client, "rpc") != 1 and time.monotonic() < deadline:  # the timed-out one was dropped
+        time.sleep(0.02)
+    assert held(client, "rpc") == 1 and not answers
+    client.post("/control/faults", json={"chainId": 56, "target": "rpc", "mode": "ok"})  # releases it
+    waiting.join(10)
+    assert answers == [{"jsonrpc": "2.0", "id": 7, "result": hex(sim.head())}]
+    assert client.get("/control/faults").json()["faults"] == []
+
+
 def test_manual_clock_advances_the_head():
     genesis = 1_760_000_000 - 1_760_000_000 % HOUR
     with DevnetServer(seed=3, history_days=2, genesis_ts=genesis, manual_clock=True) as dn:

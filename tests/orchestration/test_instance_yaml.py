@@ -1,6 +1,6 @@
 """The dagster.yaml orchestration.instance writes, from the environment: PostgreSQL storage named by
 env references (never a password), the run queue's limits (backfill, per chain, per asset group),
-run retries; without PostgreSQL, the local sqlite instance. Dagster's own config schema reads each
+run retries, run monitoring (the jobs' maximum runtimes); without PostgreSQL, the local sqlite instance. Dagster's own config schema reads each
 file back, so a key Dagster does not know fails here."""
 from __future__ import annotations
 
@@ -87,9 +87,37 @@ def test_group_limits_and_retries_are_configurable(monkeypatch, tmp_path):
 
 
 def test_every_job_tags_its_runs_with_their_chain_and_asset_group():
+    from ve_analytics.core.run_limits import RunLimits
     from ve_analytics.orchestration.jobs import build_curation_job, build_jobs
 
-    jobs = build_jobs(56)
+    jobs = build_jobs(56, RunLimits(snapshot_max_runtime_seconds=0, history_max_runtime_seconds=0))
     assert jobs["snapshot"].tags == {"ve/chain": "56", "ve/group": "snapshots"}
     assert jobs["history"].tags == {"ve/chain": "56", "ve/group": "history"}
     assert build_curation_job().tags == {"ve/group": "curation"}
+
+
+def test_snapshot_and_history_runs_carry_a_maximum_runtime_the_daemon_enforces(monkeypatch, tmp_path):
+    from dagster import DagsterInstance
+
+    from ve_analytics.core.config import Settings
+    from ve_analytics.orchestration.jobs import build_jobs
+
+    config, _ = written(monkeypatch, tmp_path)
+    assert config["run_monitoring"] == {"enabled": True, "poll_interval_seconds": 30, "start_timeout_seconds": 600}
+    instance = DagsterInstance.from_config(str(tmp_path))
+    try:
+        assert instance.run_monitoring_enabled is True
+    finally:
+        instance.dispose()
+    for name in ("SNAPSHOT_MAX_RUNTIME_SECONDS", "HISTORY_MAX_RUNTIME_SECONDS"):
+        monkeypatch.delenv(name, raising=False)
+    jobs = build_jobs(8453, Settings.from_env().run_limits)  # the defaults: an hour, six hours
+    assert jobs["snapshot"].tags["dagster/max_runtime"] == "3600"
+    assert jobs["history"].tags["dagster/max_runtime"] == "21600"
+    monkeypatch.setenv("SNAPSHOT_MAX_RUNTIME_SECONDS", "900")
+    monkeypatch.setenv("HISTORY_MAX_RUNTIME_SECONDS", "0")  # no limit
+    jobs = build_jobs(8453, Settings.from_env().run_limits)
+    assert jobs["snapshot"].tags["dagster/max_runtime"] == "900" and "dagster/max_runtime" not in jobs["history"].tags
+    monkeypatch.setenv("SNAPSHOT_MAX_RUNTIME_SECONDS", "-1")
+    with pytest.raises(ValueError, match="SNAPSHOT_MAX_RUNTIME_SECONDS must be at least 0, got '-1'"):
+        Settings.from_env()
