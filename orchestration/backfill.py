@@ -43,6 +43,7 @@ from .instance import dagster_instance, ensure_instance_dir
 from ..readers.chain import ChainReader
 from ..readers.dagster_webserver import Webserver, WebserverError
 from ..readers.graphql import SubgraphClient
+from ..readers.liveness import probe_upstream
 from ..warehouse.client import get_client
 
 UNREACHABLE = "upstream unreachable, left out of this backfill"
@@ -67,9 +68,12 @@ class BackfillFailed(RuntimeError):
 
 def upstream_now(settings: Settings, chain_id: int = STATS_CHAIN_ID) -> tuple[int, int | None]:
     """(upstream "now", protocol start): the older of the chain and subgraph heads, and the
-    creation time of the first pool (None when the subgraph has no pool yet)."""
+    creation time of the first pool (None when the subgraph has no pool yet). A dead upstream is
+    told by the short liveness probe (UpstreamDown), not by the readers' own timeouts and retries."""
+    book = settings.chain(chain_id)
+    probe_upstream(book.rpc_url, book.subgraph_url)
     chain = ChainReader.from_settings(settings, chain_id)
-    with SubgraphClient(settings.chain(chain_id).subgraph_url) as subgraph:
+    with SubgraphClient(book.subgraph_url) as subgraph:
         meta = subgraph.meta()
         start = protocol_start(subgraph)
     head = chain.head()
