@@ -17,6 +17,7 @@ from ..errors import ApiError
 from ..routes import RequestContext
 from ...core.chains import FEATURES
 from ...core.epochs import iso
+from ...core import clock
 
 RPC_PROBE_SECONDS = 2.0
 
@@ -97,7 +98,7 @@ async def _health_rows(ctx: RequestContext) -> tuple[list[dict[str, Any]], list[
     `unhealthy` when the warehouse cannot say."""
     settings = ctx.settings
     chain_ids = sorted(settings.chains)
-    now = time.time()
+    now = clock.now()
     try:
         runs = await ctx.rows("health", chain_ids=chain_ids)
         coverage = await ctx.rows("health_coverage", chain_ids=chain_ids)
