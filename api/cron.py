@@ -128,7 +128,7 @@ def launch(settings: Settings, key: str, now: float | None = None) -> list[dict[
                 continue
             job = snapshot_job(cid)
             running = web.runs(job_name=job, tags=tags, statuses=RUN_IN_PROGRESS, limit=1,
-                               created_after=time.time() - STALE_RUN_SECONDS)  # a crashed run does not block forever
+                               created_after=time.time() - STALE_RUN_SECONDS)  # a crashed run does not block forever (Dagster's wall clock)
             if running:
                 out.append({"chainId": cid, "runId": running[0]["runId"], "status": "already_running"})
             else:

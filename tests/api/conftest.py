@@ -295,7 +295,7 @@ def api_devnet():
     """A small devnet (manual clock) serving the chain RPC of the /live/ routes."""
     from devnet.server import DevnetServer
 
-    with DevnetServer(seed=56, history_days=1, manual_clock=True) as devnet:
+    with DevnetServer(seed=56, history_days=1, now=instant.AT, manual_clock=True) as devnet:
         yield devnet
 
 

@@ -54,7 +54,11 @@ def wall_clock() -> Iterator[None]:
     try:
         yield
     finally:
-        os.environ.update({name: value for name, value in saved.items() if value is not None})
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def header() -> str:
