@@ -5,7 +5,8 @@ on a temporary instance, which run the backfill -> API (subprocess) called over 
 snapshots (`run_snapshot`) execute in this process against the same instance. The stack starts
 *stale*: snapshots are materialized only up to an hour before the newest 15-minute boundary, so
 the health test can watch it flip; the `fresh` fixture then materializes the newest partition for
-everyone else.
+everyone else. Every process, the devnet's clock included, runs on the session's clock
+(support/instant.py: from VEA_TEST_AT on), which they inherit from this process's environment.
 """
 from __future__ import annotations
 
