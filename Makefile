@@ -43,8 +43,8 @@ up: install
 test: install browser schemas postgres
 	$(PY) -m pytest -q
 
-## the date-sensitive suites (tests/instants.py) at pinned instants: the most recent Thursday 00:05,
-## Wednesday 23:50 and last day of a month 23:50 UTC, and now (VEA_TEST_AT; tests/support/instant.py)
+## the date-sensitive suites (tests/instants.py) at pinned instants: the most recent Thursday 00:05
+## and 07:40, Wednesday 23:50 and last day of a month 23:50 UTC, and now (VEA_TEST_AT; tests/support/instant.py)
 test-instants: install schemas postgres
 	$(PY) tests/instants.py
 

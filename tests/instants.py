@@ -1,5 +1,6 @@
 """Run the date-sensitive suites at pinned instants (`make test-instants`): the most recent
-Thursday 00:05 UTC (minutes into a new epoch), Wednesday 23:50 UTC (minutes before one), the last
+Thursday 00:05 UTC (minutes into a new epoch), Thursday 07:40 UTC (hours into one, before the
+foundation has voted: issue 24's red run), Wednesday 23:50 UTC (minutes before one), the last
 day of a month at 23:50 UTC, and now. Each run is `pytest` with VEA_TEST_AT set (tests/support/
 instant.py); its last line and wall time are printed, and the exit status is the worst run's.
 
@@ -31,6 +32,7 @@ def most_recent(now: datetime, weekday: int | None, hour: int, minute: int, mont
 def instants(now: datetime) -> dict[str, datetime]:
     return {
         "thursday-00:05": most_recent(now, 3, 0, 5),
+        "thursday-07:40": most_recent(now, 3, 7, 40),
         "wednesday-23:50": most_recent(now, 2, 23, 50),
         "month-end-23:50": most_recent(now, None, 23, 50, month_end=True),
         "now": now.replace(microsecond=0),

@@ -8,7 +8,7 @@ import math
 import httpx
 import pytest
 
-from ve_analytics.core.epochs import WEEK
+from ve_analytics.core.epochs import WEEK, epoch_start
 
 REL = 1e-9
 
@@ -173,7 +173,7 @@ def test_dollar_per_vote_recomputed_from_ground_truth(api, fresh, snapshot):
             assert r["dollarPerVote"] is None
 
 
-def test_foundation_position_and_config_equal_ground_truth(api, fresh, snapshot):
+def test_foundation_position_and_config_equal_ground_truth(api, fresh, snapshot, foundation_voted):
     deployment = httpx.get(f"{fresh.devnet_url}/chains/56/deployment", timeout=30).json()
     f = api.data("/api/stats/foundation")
     assert f["veNftIds"] == deployment["foundation"]["veNftIds"]
@@ -187,7 +187,8 @@ def test_foundation_position_and_config_equal_ground_truth(api, fresh, snapshot)
     completed = sum(e["foundationCount"] for e in bribes if e["epoch"] < snapshot["epochStart"])
     assert f["bribes"]["lifetimeCount"] >= completed > 0
     kpis = api.data("/api/stats/foundation/kpis?limit=1000")
-    assert kpis and all(k["classification"] in
+    # newest first: the latest epoch the foundation voted in (the devnet's truth), none newer
+    assert kpis and kpis[0]["epoch"] == epoch_start(foundation_voted) and all(k["classification"] in
                         ("scale", "repeat", "monitor", "reduce", "stop", "insufficient_data") for k in kpis)
     detail = api.data(f"/api/stats/epochs/{kpis[0]['epoch']}")
     assert {k["snapshotAt"] for k in detail["kpis"]} <= {detail["representativeSnapshotAt"]}

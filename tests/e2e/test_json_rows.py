@@ -1,12 +1,7 @@
 """Routes that serve a query's rows as the warehouse writes them (`RequestContext.json`) answer
 exactly what the Python path (`rows`, then orjson) gives for the same file and values, on a
 backfilled devnet: the same keys in the same order, the same values (timestamps printed the same
-way, nulls kept), row for row.
-
-The foundation votes in the middle of an epoch (devnet: 36 to 39 hours after its start), so for the
-first day and a half of an epoch the newest snapshots hold none of its votes: `foundation_voted`
-makes sure a published snapshot of the latest epoch in which the devnet's truth says it voted is
-there to compare."""
+way, nulls kept), row for row (the foundation's rows: those of `foundation_voted`, conftest.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -14,8 +9,7 @@ import asyncio
 import orjson
 import pytest
 
-from ve_analytics.api.sql import QueryBook, unix_seconds
-from ve_analytics.core.epochs import QUARTER_HOUR, WEEK, epoch_start
+from ve_analytics.api.sql import QueryBook
 from ve_analytics.warehouse.client import API, get_async_client
 
 ANY = -1
@@ -50,28 +44,6 @@ async def _both(settings, name: str, values: dict) -> tuple[list, list]:
 def _bound(name: str, values: dict, base: dict) -> dict:
     wanted = BOOK[name].parameters
     return {k: v for k, v in {**base, **values}.items() if k in wanted}
-
-
-@pytest.fixture(scope="module")
-def foundation_voted(fresh) -> int:
-    """A published snapshot inside the latest epoch, up to the served one, in which the foundation
-    has voted by the devnet's truth (publishing that epoch's last snapshot if the suite has none)."""
-    served = fresh.data("/api/stats/config")["lastSuccessfulSnapshot"]
-    latest, block = unix_seconds(served["snapshotAt"]), served["blockNumber"]
-    epoch = epoch_start(latest)
-    if int(fresh.truth("votes", epoch=epoch, block=block)["foundationWeight"]) > 0:
-        return latest
-    epoch -= WEEK  # not yet this epoch: the previous one has ended, with its votes
-    assert int(fresh.truth("votes", epoch=epoch)["foundationWeight"]) > 0, "the foundation votes every epoch"
-    inside = [t for t in fresh.published_snapshots if epoch_start(t) == epoch]
-    if inside:  # the suite's snapshots are its last hours, after the foundation's vote (mid-epoch)
-        return max(inside)
-    from ve_analytics.orchestration.backfill import run_snapshot
-
-    at = epoch + WEEK - QUARTER_HOUR
-    run_snapshot(fresh.settings, at)
-    fresh.published_snapshots.append(at)
-    return at
 
 
 @pytest.mark.parametrize("name,values", CASES, ids=[c[0] for c in CASES])
