@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: install up test bench clean browser schemas postgres
+.PHONY: install up test test-instants bench clean browser schemas postgres
 
 install: $(STAMP)
 
@@ -42,6 +42,11 @@ up: install
 ## install and run the whole test suite (servers start on free ports and stop)
 test: install browser schemas postgres
 	$(PY) -m pytest -q
+
+## the date-sensitive suites (tests/instants.py) at pinned instants: the most recent Thursday 00:05
+## and 07:40, Wednesday 23:50 and last day of a month 23:50 UTC, and now (VEA_TEST_AT; tests/support/instant.py)
+test-instants: install schemas postgres
+	$(PY) tests/instants.py
 
 ## latency ratios and ingestion rates, printed with the dataset size; then the scale bench
 ## (5 chains x 1,000 pools: one 15-minute snapshot as a fraction of 15 minutes, backfill snapshots/s);

@@ -46,6 +46,7 @@ from ..core.epochs import QUARTER_HOUR, floor_to
 from ..core.partition_keys import PARTITION_TAG, snapshot_day_key, snapshot_tags, snapshot_window_start_ts
 from ..core.pipeline_names import snapshot_job
 from ..readers.dagster_webserver import RUN_IN_PROGRESS, Webserver, WebserverError
+from ..core import clock
 
 log = logging.getLogger("api")
 
@@ -81,7 +82,7 @@ def _invalid(reason: str) -> ApiError:
 
 def partition_key(query_string: str, settings: Settings, now: float | None = None) -> str:
     """The requested partition (validated) or the latest ended one."""
-    now_ts = int(now if now is not None else time.time())
+    now_ts = int(now if now is not None else clock.now())
     values = parse_qsl(query_string or "", keep_blank_values=True)
     for name, _ in values:
         if name != "partition":
@@ -127,7 +128,7 @@ def launch(settings: Settings, key: str, now: float | None = None) -> list[dict[
                 continue
             job = snapshot_job(cid)
             running = web.runs(job_name=job, tags=tags, statuses=RUN_IN_PROGRESS, limit=1,
-                               created_after=time.time() - STALE_RUN_SECONDS)  # a crashed run does not block forever
+                               created_after=time.time() - STALE_RUN_SECONDS)  # a crashed run does not block forever (Dagster's wall clock)
             if running:
                 out.append({"chainId": cid, "runId": running[0]["runId"], "status": "already_running"})
             else:

@@ -6,7 +6,6 @@ Bodies are encoded once with orjson; the response cache stores the encoded bytes
 """
 from __future__ import annotations
 
-import time
 from http import HTTPStatus
 from typing import Any, Iterable
 
@@ -18,6 +17,7 @@ from .schema import ISO_TIME
 from .snapshots import Snapshot
 from ..core.chains import STATS_CHAIN_ID
 from ..core.epochs import iso
+from ..core import clock
 
 JSON = "application/json"
 STALE_WHILE_REVALIDATE = 30
@@ -38,7 +38,7 @@ def cache_control(seconds: int) -> str:
 
 
 def now_iso() -> str:
-    return iso(time.time())
+    return iso(clock.now())
 
 
 def meta(generated_at: str, snapshot: Snapshot | None, cache_seconds: int, sources: Iterable[str] = ()) -> dict[str, Any]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import re
-import time
 from typing import Any, Awaitable, Callable
 
 import orjson
@@ -39,6 +38,7 @@ from .routes import METHODS, Family, RequestContext, Route, warehouse_client
 from .snapshots import Snapshot, SnapshotPointer
 from .sql import QueryBook
 from .validation import ParamParser
+from ..core import clock
 
 log = logging.getLogger("api")
 
@@ -110,7 +110,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
             return pointer.latest.get(chain_id)
         if not pointer.current():
             return None
-        return app.ctx.coverages.get(selected_chains(params), pointer.latest, pointer.version, time.time(), route.feature,
+        return app.ctx.coverages.get(selected_chains(params), pointer.latest, pointer.version, clock.now(), route.feature,
                                      _curation(pointer), route.curation, pointer.valued if route.valuations else None)
 
     async def resolve(app: Sanic, params: dict[str, Any]) -> Basis:
@@ -120,7 +120,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
         if not route.multichain:
             return await pointer.resolve(lambda: warehouse_client(app), chain_id)
         latest = await pointer.every_chain(lambda: warehouse_client(app))
-        return app.ctx.coverages.get(selected_chains(params), latest, pointer.version, time.time(), route.feature,
+        return app.ctx.coverages.get(selected_chains(params), latest, pointer.version, clock.now(), route.feature,
                                      _curation(pointer), route.curation, pointer.valued if route.valuations else None)
 
     async def endpoint(request: Request, **path_args: str) -> HTTPResponse:

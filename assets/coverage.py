@@ -10,13 +10,13 @@ data the run wrote matters more than the note about it).
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
 from .writers import WRITE_SETTINGS
 from ..core.epochs import to_datetime
 from ..readers.chain import ChainReader
 from ..readers.graphql import SubgraphClient
+from ..core import clock
 
 log = logging.getLogger("assets.coverage")
 Range = tuple[int, int]  # (first, last) Unix seconds
@@ -46,7 +46,7 @@ def record_coverage(warehouse: Any, chain_id: int, *, heads: tuple[ChainReader, 
         observed.update(_heads(*heads))
     if not observed:
         return
-    now = to_datetime(time.time())
+    now = to_datetime(clock.now())
     names = list(observed)
     try:
         with warehouse.client() as client:

@@ -31,6 +31,7 @@ from ..core.curation_publication import Publication, decide, publication
 from ..core.curation_source import load_source
 from ..core.epochs import to_datetime
 from ..core.pipeline_names import CURATION_ASSET, CURATION_GROUP
+from ..core import clock
 
 ENTITY_COLUMNS = ("chain_id", "kind", "address", "curated", "status", "tags", "categories", "display_order", "featured")
 
@@ -132,7 +133,7 @@ def publish_curation(client, path: str | Path, chain_ids: Iterable[int], *, chec
     elif check:
         outcome = Outcome("checked", pub, path, latest)
     else:
-        outcome = Outcome("published", pub, path, latest, write_publication(client, pub, time.time()))
+        outcome = Outcome("published", pub, path, latest, write_publication(client, pub, clock.now()))
     if log is not None:
         log.info(outcome.line())
     return outcome

@@ -13,12 +13,12 @@
 """
 from __future__ import annotations
 
-import time
 from contextlib import contextmanager
 from typing import Any, Iterator, Sequence
 
 from .runs import run_id_of, run_started_at, succeeded_steps
 from .writers import insert_columns, query_rows
+from ..core import clock
 from ..core.epochs import to_datetime
 from ..readers.breaker import UpstreamDown
 
@@ -57,7 +57,7 @@ def write_runs(
     partition_range: str,
     error: str = "",
 ) -> int:
-    finished = to_datetime(time.time())
+    finished = to_datetime(clock.now())
     columns = {
         "chain_id": [chain_id] * len(rows),
         "snapshot_at": [to_datetime(r["snapshot_at"]) for r in rows],

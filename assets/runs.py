@@ -2,9 +2,9 @@
 creation and start times, and which of its steps have succeeded."""
 from __future__ import annotations
 
-import time
-
 from dagster import DagsterEventType, DagsterInstance
+
+from ..core import clock
 
 
 def partition_range(context) -> tuple[int, int, str]:
@@ -21,17 +21,17 @@ def run_id_of(context) -> str:
 def run_created_at(context) -> int:
     """When the run was created (Unix seconds), from the instance's run record."""
     record = context.instance.get_run_record_by_id(run_id_of(context))
-    return int(record.create_timestamp.timestamp())
+    return int(clock.from_wall(record.create_timestamp.timestamp()))
 
 
 def run_started_at(context) -> float:
     try:
         record = context.instance.get_run_record_by_id(run_id_of(context))
         if record is not None and record.start_time:
-            return float(record.start_time)
+            return clock.from_wall(float(record.start_time))
     except Exception:  # noqa: BLE001 - the start time is informative only
         pass
-    return time.time()
+    return clock.now()
 
 
 def succeeded_steps(instance: DagsterInstance, run_id: str) -> set[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from . import clock
 from .epochs import DAY, HOUR, QUARTER_HOUR, floor_to, iso
 
 DAILY_FMT = "%Y-%m-%d"
@@ -26,7 +27,7 @@ RANGE_END_TAG = "dagster/asset_partition_range_end"
 
 
 def _now(now: float | None) -> int:
-    return int(now if now is not None else datetime.now(timezone.utc).timestamp())
+    return int(now if now is not None else clock.now())
 
 
 def day_key(ts: int) -> str:

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 
+from devnet.config import CLOCK_OFFSET_ENV
 from devnet.server import serve
 
 
@@ -20,7 +22,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--genesis", type=int, help="genesis unix timestamp (default: persisted or now - history)")
     ap.add_argument("--manual-clock", action="store_true", help="freeze time; advance with POST /control/clock")
     ap.add_argument("--now", type=int, help="start time of the manual clock (unix seconds)")
+    ap.add_argument("--clock-offset", type=float,
+                    help="run the clock this many seconds from the wall clock, e.g. -86400 (default DEVNET_CLOCK_OFFSET)")
     args = ap.parse_args(argv)
+    if args.clock_offset is not None:
+        os.environ[CLOCK_OFFSET_ENV] = repr(args.clock_offset)  # the running clock reads it (devnet.clock)
     serve(host=args.host, port=args.port, seed=args.seed, history_days=args.history_days, scale=args.scale,
           chains=args.chains, genesis_ts=args.genesis, now=args.now, manual_clock=args.manual_clock,
           pools=args.pools, tokens=args.tokens)

@@ -1,15 +1,23 @@
-"""Clocks: the wall clock for `make up`, a manual clock for tests (fixed, advanced on demand)."""
+"""Clocks: the wall clock for `make up` (optionally shifted: a stack pinned to an instant in the past
+runs on from it), a manual clock for tests (fixed, advanced on demand)."""
 from __future__ import annotations
 
 import threading
 import time
 
+from devnet.config import clock_offset_from_env
+
 
 class WallClock:
+    """The wall clock `offset` seconds away (default DEVNET_CLOCK_OFFSET, else 0; negative: the past)."""
+
     manual = False
 
+    def __init__(self, offset: float | None = None):
+        self.offset = clock_offset_from_env() if offset is None else float(offset)
+
     def now(self) -> int:
-        return int(time.time())
+        return int(time.time() + self.offset)
 
 
 class ManualClock:

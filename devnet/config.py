@@ -18,6 +18,18 @@ def _opt(kind, name: str):
     return None if value is None or value == "" else kind(value)
 
 
+CLOCK_OFFSET_ENV = "DEVNET_CLOCK_OFFSET"
+
+
+def clock_offset_from_env() -> float:
+    """Seconds the running clock is shifted from the wall clock (DEVNET_CLOCK_OFFSET, default 0)."""
+    raw = _env(CLOCK_OFFSET_ENV, "0")
+    try:
+        return float(raw)
+    except ValueError:
+        raise ValueError(f"{CLOCK_OFFSET_ENV}={raw!r} is not a number of seconds") from None
+
+
 @dataclass(frozen=True)
 class DevnetConfig:
     host: str

@@ -22,7 +22,6 @@ check is one row of CHECKS: its SQL returns one row whose `failing` columns coun
 check passes when they are all 0); every column of that row is shown as metadata.
 """
 
-import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -36,6 +35,7 @@ from ..core.config import Settings
 from ..core.epochs import iso
 from ..core.methodology import METHODOLOGY_VERSION
 from ..warehouse import sqlbook
+from ..core import clock
 
 REL_TOL = 1e-9
 FAR_FUTURE = 32503680000  # year 3000: "no upper bound" for range-parameterized check SQL
@@ -116,7 +116,7 @@ def _check(spec: SqlCheck, scope: ChainScope, settings: Settings) -> AssetChecks
     def _sql_check(context: AssetCheckExecutionContext, warehouse: WarehouseResource) -> AssetCheckResult:
         values = {
             "chain_id": cid, "from_ts": 0, "to_ts": FAR_FUTURE, "rel_tol": REL_TOL,
-            "now_ts": int(time.time()), "stale_after": settings.stale_after_minutes * 60,
+            "now_ts": int(clock.now()), "stale_after": settings.stale_after_minutes * 60,
             "methodology": METHODOLOGY_VERSION, "vaults": vaults,
         }
         with warehouse.client() as client:

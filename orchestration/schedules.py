@@ -25,6 +25,7 @@ from dagster import (
 
 from ..core.epochs import DAY, HOUR, iso
 from ..assets.partitions import day_key, latest_day_key, latest_snapshot_at, snapshot_day_key, snapshot_tags
+from ..core import clock
 
 IN_PROGRESS = [
     DagsterRunStatus.QUEUED,
@@ -54,7 +55,7 @@ def build_schedules(chain_id: int, snapshot_job, history_job) -> list[ScheduleDe
         running = runs_in_progress(context.instance, snapshot_job.name)
         if running:
             return SkipReason(f"{snapshot_job.name} run {running[0]} is still in progress")
-        at = latest_snapshot_at(context.scheduled_execution_time.timestamp())
+        at = latest_snapshot_at(clock.from_wall(context.scheduled_execution_time.timestamp()))
         return RunRequest(run_key=iso(at), partition_key=snapshot_day_key(at),
                           tags={**snapshot_tags(at, at), "trigger": "snapshot_schedule"})
 
@@ -71,7 +72,7 @@ def build_schedules(chain_id: int, snapshot_job, history_job) -> list[ScheduleDe
         running = runs_in_progress(context.instance, history_job.name)
         if running:
             return SkipReason(f"{history_job.name} run {running[0]} is still in progress")
-        ts = int(context.scheduled_execution_time.timestamp())
+        ts = int(clock.from_wall(context.scheduled_execution_time.timestamp()))
         hour = ts - ts % HOUR
         keys = [latest_day_key(ts)]
         if hour % DAY == HOUR:  # 01:01: once more for yesterday

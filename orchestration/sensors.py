@@ -8,7 +8,6 @@ steps failed). Rows are keyed by
 (chain, snapshot_at, run_id), so recording the same failure twice keeps one row.
 """
 
-import time
 
 from dagster import DefaultSensorStatus, RunFailureSensorContext, SensorDefinition, run_failure_sensor
 
@@ -20,6 +19,7 @@ from ..assets.runs import succeeded_steps
 from ..assets.snapshot_plan import due_times
 from ..core.epochs import DAY
 from ..core.pipeline_names import CHAIN_TAG
+from ..core import clock
 
 PARTITION_TAG = "dagster/partition"
 RANGE_START_TAG = "dagster/asset_partition_range_start"
@@ -51,7 +51,7 @@ def build_sensors(snapshot_jobs: list) -> list[SensorDefinition]:
             return
         chain_id = int(tags[CHAIN_TAG])
         record = context.instance.get_run_record_by_id(context.dagster_run.run_id)
-        created = int(record.create_timestamp.timestamp()) if record else int(time.time())
+        created = int(clock.from_wall(record.create_timestamp.timestamp()) if record else clock.now())
         times = snapshot_times_of_run(tags, created)
         if times:  # a published snapshot stays published, and a failure the failing asset
             # recorded keeps its cause: only the others get a failed row
@@ -66,7 +66,7 @@ def build_sensors(snapshot_jobs: list) -> list[SensorDefinition]:
         record_failure(
             warehouse,
             run_id=context.dagster_run.run_id,
-            started_at=(record.start_time if record and record.start_time else time.time()),
+            started_at=(clock.from_wall(record.start_time) if record and record.start_time else clock.now()),
             chain_id=chain_id,
             times=times,
             asset="snapshot_job",

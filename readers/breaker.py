@@ -17,6 +17,8 @@ import threading
 import time
 from typing import Callable
 
+from ..core import clock
+
 log = logging.getLogger("readers.breaker")
 
 
@@ -52,7 +54,7 @@ class CircuitBreaker:
         """Open the circuit with `cause` (the first one stays); the breaker's message."""
         with self._lock:
             if self._cause is None:
-                self._cause, self._opened_at = cause, time.time()
+                self._cause, self._opened_at = cause, clock.now()  # told on the product's clock, as snapshot times are
                 log.warning("%s", self._message())
             return self._message()
 

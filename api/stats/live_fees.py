@@ -6,12 +6,12 @@ concurrent misses share one read.
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 from ..errors import ApiError
 from ..routes import RequestContext
 from ...core.epochs import iso
+from ...core import clock
 
 LIVE_CACHE_SECONDS = 15  # s-maxage of the live route; the server-side cache is settings.live_cache_seconds
 LIVE_FAILED = "live_dynamic_fees_failed"
@@ -58,7 +58,7 @@ def read_live_dynamic_fees(reader: Any, cl_factory: str, module: str) -> dict[st
     return {
         "blockNumber": block,
         "blockTimestamp": iso(head.timestamp),
-        "readAt": iso(time.time()),
+        "readAt": iso(clock.now()),
         "dynamicFeeModule": module.lower(),
         "pools": pools,
     }

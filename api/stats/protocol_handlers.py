@@ -6,7 +6,6 @@ and only shapes what SQL cannot express flatly.
 """
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from ..errors import ApiError
@@ -16,6 +15,7 @@ from ..coverage_holes import holes_params
 from .flow_windows import HOURS_COLUMNS, flow_windows
 from ...core.epochs import QUARTER_HOUR, iso
 from ...core.methodology import METHODOLOGY_VERSION
+from ...core import clock
 
 
 
@@ -72,7 +72,7 @@ async def health(ctx: RequestContext) -> dict[str, Any]:
     configured chain (chain_health.py) and never changes the status."""
     settings = ctx.settings
     stale_after_minutes = int(settings.stale_after_minutes)
-    now = time.time()
+    now = clock.now()
     status: dict[str, Any] = {
         "healthy": False,
         "reason": "warehouse_unreachable",

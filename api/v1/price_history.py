@@ -17,7 +17,6 @@ snapshot and recomputes the evidence: a difference is 400 `price_history_source_
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 from ..cursors import FILTERS, ROUTE, expired, filters_digest
@@ -31,6 +30,7 @@ from ...core.prices import (
 from .discovery import digest, pinned, vector_of
 from .price_observations import observation
 from .token_prices import INVALID_TO, TOKEN_NOT_FOUND
+from ...core import clock
 
 CURSOR_FORMAT = 1
 # Bump when the sample selection or the gap rules change: running traversals then restart.
@@ -127,7 +127,7 @@ async def page(ctx: RequestContext) -> dict[str, Any]:
     step = INTERVALS[interval][0]
     curation = ctx.coverage.curation
     codec = ctx.app.ctx.cursors
-    now = int(time.time())
+    now = int(clock.now())
     filter_digest = filters_digest({"chainId": chain_id, "address": address, "interval": interval,
                                     "from": p["from"], "to": p["to"]})
     first_page = not p["cursor"]

@@ -18,6 +18,7 @@ from ..errors import ApiError
 from ..routes import RequestContext
 from ...core.chains import FEATURES
 from ...core.epochs import iso
+from ...core import clock
 
 RPC_PROBE_SECONDS = 2.0
 
@@ -36,7 +37,7 @@ async def chains(ctx: RequestContext) -> list[dict[str, Any]]:
     book = ctx.settings.chains
     chain_ids = list(covered.chain_ids)
     rows = await ctx.rows("health_coverage", chain_ids=chain_ids)
-    holes_of = holes_by_chain(await ctx.rows("coverage_holes", **holes_params(book, chain_ids, time.time())))
+    holes_of = holes_by_chain(await ctx.rows("coverage_holes", **holes_params(book, chain_ids, clock.now())))
     by_chain = coverage_by_chain(rows)
     out = []
     for c in covered.chains:
@@ -104,7 +105,7 @@ async def _health_rows(ctx: RequestContext) -> tuple[list[dict[str, Any]], list[
     `unhealthy` when the warehouse cannot say."""
     settings = ctx.settings
     chain_ids = sorted(settings.chains)
-    now = time.time()
+    now = clock.now()
     try:
         runs = await ctx.rows("health", chain_ids=chain_ids)
         coverage = await ctx.rows("health_coverage", chain_ids=chain_ids)

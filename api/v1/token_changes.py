@@ -14,7 +14,6 @@ same window (to = the anchor).
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 from ..errors import ApiError
@@ -26,6 +25,7 @@ from .flows import ANCHOR, span, stamp
 from .protocol import anchors
 from .token_prices import INVALID_TO, Boundary, PriceAt, prices_at
 from .tokens import not_found, token_chain
+from ...core import clock
 
 
 def comparison(label: str, seconds: int, current: PriceAt, reference: PriceAt, max_age: int) -> dict[str, Any]:
@@ -48,7 +48,7 @@ def comparison(label: str, seconds: int, current: PriceAt, reference: PriceAt, m
 
 def requested_to(ctx: RequestContext) -> int:
     """`to`, default the server time; 400 `invalid_to` later than the server time or before 1970."""
-    now = int(time.time())
+    now = int(clock.now())
     to = ctx.params["to"]
     if to is None:
         return now

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from typing import Any
 
 import httpx
@@ -15,6 +14,7 @@ from ..errors import ApiError
 from ..routes import RequestContext
 from ..sql import unix_seconds
 from .chain import BookState, read_balances, read_book
+from ...core import clock
 
 log = logging.getLogger("api")
 
@@ -95,4 +95,4 @@ async def subgraph_head(ctx: RequestContext) -> dict[str, Any]:
 
 
 def age_seconds(iso_text: str) -> int:
-    return max(int(time.time() - unix_seconds(iso_text)), 0)
+    return max(int(clock.now() - unix_seconds(iso_text)), 0)

@@ -16,7 +16,6 @@ API serves (body schema per path and status, documented headers).
 from __future__ import annotations
 
 import dataclasses
-import time
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any
 import httpx
 import pytest
 
+from support import instant
 from support.contract_check import ContractChecker
 from support.chains import with_devnet_book
 from api_settings import ANALYST_PASSWORD, ANALYST_USER, WRITER_PASSWORD, WRITER_USER, settings_for
@@ -108,7 +108,8 @@ def warehouse(tmp_path_factory):
 
 
 def latest_boundary() -> int:
-    return int(time.time()) // QUARTER_HOUR * QUARTER_HOUR
+    """The newest boundary at the session's instant, at which the API's clock is frozen."""
+    return instant.AT // QUARTER_HOUR * QUARTER_HOUR
 
 
 def run_row(at: int, run_id: str, status: str, chain_id: int = 56) -> list:
@@ -286,7 +287,7 @@ def http():
 
 
 def _start_api(settings: Settings, log_path: Path) -> ApiServer:
-    return ApiServer(settings, log_path=log_path).start()
+    return ApiServer(settings, log_path=log_path, env=instant.frozen_env()).start()
 
 
 @pytest.fixture(scope="session")
@@ -294,7 +295,7 @@ def api_devnet():
     """A small devnet (manual clock) serving the chain RPC of the /live/ routes."""
     from devnet.server import DevnetServer
 
-    with DevnetServer(seed=56, history_days=1, manual_clock=True) as devnet:
+    with DevnetServer(seed=56, history_days=1, now=instant.AT, manual_clock=True) as devnet:
         yield devnet
 
 

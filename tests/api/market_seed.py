@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 
+from support import instant
 from ve_analytics.core.epochs import HOUR, QUARTER_HOUR, epoch_start
 
 E18 = 10**18
@@ -216,5 +217,5 @@ def start_market(fresh_settings, contract, http, devnet, data_dir, latest: int) 
     client = get_client(settings)
     data = seed_market(client, latest)
     client.close()
-    server = ApiServer(settings, log_path=data_dir / "api.log").start()
+    server = ApiServer(settings, log_path=data_dir / "api.log", env=instant.frozen_env()).start()
     return MarketApi(server, contract, http, data, devnet)

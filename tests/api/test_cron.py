@@ -19,6 +19,7 @@ import pytest
 from ve_analytics.api import cron
 from ve_analytics.readers.dagster_webserver import WebserverError
 from ve_analytics.api.errors import ApiError
+from support import instant
 from support.api_server import ApiServer
 from support.chains import with_devnet_book
 from ve_analytics.cli.processes import free_port
@@ -131,8 +132,9 @@ def cron_stack(fresh_settings, tmp_path_factory):
     from ve_analytics.warehouse.migrate import migrate
 
     data_dir = tmp_path_factory.mktemp("cron")
-    # 20 minutes behind the wall clock: the partition of its newest snapshot has ended for Dagster
-    now = int(time.time()) - 20 * 60
+    # 20 minutes behind the session's clock (never ahead of the wall clock): the partition of its
+    # newest snapshot has ended for Dagster, whose partitions follow the wall clock
+    now = instant.now() - 20 * 60
     if now % QUARTER_HOUR < 5:
         now += 5  # a snapshot time's block is final only once the head has passed it
     genesis = now - now % DAY - DAY

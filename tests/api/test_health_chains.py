@@ -4,12 +4,12 @@ their own, served with a five-chain book. The status stays chain 56's."""
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
 from api_settings import settings_for
 from multichain_seed import LONG_ERROR, hour, missing_history_truth, missing_truth, seed, write_book
+from support import instant
 from support.api_server import ApiServer
 from ve_analytics.api.chain_health import chain_health
 from ve_analytics.api.coverage_holes import filling, missing
@@ -34,9 +34,9 @@ def multichain(warehouse, contract, http, tmp_path_factory):
     chains = load_book(write_book(folder), {})
     settings = settings_for(warehouse.url, "api_multichain", folder, chains)
     migrate(settings)
-    latest = int(time.time()) // QUARTER_HOUR * QUARTER_HOUR
+    latest = instant.AT // QUARTER_HOUR * QUARTER_HOUR
     times = seed(settings, latest)
-    server = ApiServer(settings, log_path=folder / "api.log").start()
+    server = ApiServer(settings, log_path=folder / "api.log", env=instant.frozen_env()).start()
     try:
         yield Api(server, contract, http), latest, times
     finally:
@@ -45,9 +45,8 @@ def multichain(warehouse, contract, http, tmp_path_factory):
 
 def test_every_configured_chain_is_reported_and_the_status_stays_chain_56s(multichain):
     api, latest, t = multichain
-    before = int(time.time())
+    before = after = instant.AT  # the API's clock is frozen there
     r = api.get("/api/stats/health")
-    after = int(time.time())
     assert r.status_code == 200, r.text  # 8453 and 5042 are stale: reported, not decisive
     data = r.json()["data"]
     assert data["healthy"] is True and data["reason"] == "fresh" and data["snapshotAt"] == iso(latest)

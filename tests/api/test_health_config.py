@@ -2,6 +2,7 @@
 snapshot or without a warehouse."""
 from __future__ import annotations
 
+from support import instant
 from ve_analytics.core.epochs import iso
 from ve_analytics.core.methodology import METHODOLOGY_VERSION
 
@@ -12,7 +13,8 @@ def test_health_fresh_is_200(fresh, fresh_data):
     data = r.json()["data"]
     assert data["healthy"] is True and data["reason"] == "fresh"
     assert data["snapshotAt"] == iso(fresh_data.latest)
-    assert 0 <= data["ageSeconds"] < 45 * 60 and data["staleAfterMinutes"] == 45
+    # the API's clock is frozen at the session's instant: the age does not grow while the session runs
+    assert data["ageSeconds"] == instant.AT - fresh_data.latest < 45 * 60 and data["staleAfterMinutes"] == 45
     # the latest attempt is the newer failed run, reported but not decisive
     assert data["lastRun"]["status"] == "failed" and data["lastRun"]["runId"] == "run-newer-failed"
     assert r.headers["cache-control"] == "no-store" and "etag" not in r.headers

@@ -19,6 +19,7 @@ import brotli
 import httpx
 import pytest
 
+from support import instant
 from support.api_server import ApiServer
 from support.contract_check import ContractChecker
 from ve_analytics.api.compression import CODINGS, MIN_SIZE, OFF_LOOP_BYTES, Encodings, parse_accept_encoding
@@ -56,7 +57,7 @@ LARGE_CACHED = "/api/stats/protocol/history?days=365"
 @pytest.fixture(scope="module")
 def server(fresh_settings, fresh_data):
     settings = dataclasses.replace(fresh_settings, vault_api_rate_per_second=1000.0, vault_api_rate_burst=10_000)
-    api = ApiServer(settings, log_path=fresh_settings.data_dir / "api-both.log", families=("stats", "vaults")).start()
+    api = ApiServer(settings, log_path=fresh_settings.data_dir / "api-both.log", families=("stats", "vaults"), env=instant.frozen_env()).start()
     try:
         yield api
     finally:

@@ -3,17 +3,16 @@ their own database (tests/api/market_seed.py), and the live route against a devn
 response is validated against the served OpenAPI document."""
 from __future__ import annotations
 
-import time
-
 import pytest
 from market_seed import CORE, G1, LONELY, P1, P2, P3, P4, P5, SUPPLY_RAW, USDC, USDT, WBNB, start_market
 
+from support import instant
 from ve_analytics.core.epochs import DAY, QUARTER_HOUR, iso
 
 @pytest.fixture(scope="module")
 def market(fresh_settings, contract, http, api_devnet, tmp_path_factory):
     api = start_market(fresh_settings, contract, http, api_devnet, tmp_path_factory.mktemp("market"),
-                       int(time.time()) // QUARTER_HOUR * QUARTER_HOUR)
+                       instant.AT // QUARTER_HOUR * QUARTER_HOUR)
     try:
         yield api
     finally:

@@ -9,6 +9,7 @@ import pytest
 
 from api_settings import settings_for
 from multichain_seed import write_book
+from support import instant
 from support.api_server import ApiServer
 from support.contract_check import CheckedClient
 from ve_analytics.core.chains import load_book
@@ -23,7 +24,7 @@ def uncurated(warehouse, http, tmp_path_factory):
     folder = tmp_path_factory.mktemp("v1-uncurated")
     settings = settings_for(warehouse.url, "api_v1_uncurated", folder, load_book(write_book(folder), {}))
     migrate(settings)
-    with ApiServer(settings, log_path=folder / "api.log", families=("v1",)) as server:
+    with ApiServer(settings, log_path=folder / "api.log", families=("v1",), env=instant.frozen_env()) as server:
         yield CheckedClient(server.url, http)
 
 

@@ -23,6 +23,7 @@ import pytest
 from api_settings import settings_for
 from multichain_seed import write_book
 from price_seed import Valuation, first_market_activity, mark_valued, publish_snapshot, write_valuations
+from support import instant
 from support.api_server import ApiServer
 from support.contract_check import CheckedClient
 from ve_analytics.assets.curation import write_publication
@@ -174,10 +175,10 @@ def stack(warehouse, http, tmp_path_factory):
     settings = dataclasses.replace(settings_for(warehouse.url, "api_v1_price_history", folder,
                                                 load_book(write_book(folder), {})), cursor_secrets=(SECRET,))
     migrate(settings)
-    latest = int(time.time()) // Q * Q  # real ages: the chains are fresh; every `to` is in the past
+    latest = instant.AT // Q * Q  # the API's clock is frozen at the instant: the chains are fresh; every `to` is in the past
     chains, times = seed(settings, latest)
     publish_curation(settings, latest)
-    with ApiServer(settings, log_path=folder / "api.log", families=("v1",)) as server:
+    with ApiServer(settings, log_path=folder / "api.log", families=("v1",), env=instant.frozen_env()) as server:
         yield Stack(CheckedClient(server.url, http), latest, chains, times, settings)
 
 
@@ -333,10 +334,10 @@ def test_the_crafted_cases_hold_each_gap_reason_and_their_precedence(stack):
 
 
 def test_defaults_end_at_the_server_time_and_start_24_hours_before(stack):
-    before = int(time.time())
+    before = instant.AT  # the API's clock is frozen there
     data, meta = stack.api.data(path(56, T))
     end = int(datetime.fromisoformat(data["toExclusive"].replace("Z", "+00:00")).timestamp())
-    assert before <= end <= int(time.time()) and data["interval"] == "1h"
+    assert end == before and data["interval"] == "1h"
     assert data["from"] == iso(end - D) and data["periodCount"] == 24 and len(data["periods"]) == 24
     assert data["periods"] == reference(stack, 56, T, end - D, end, "1h")["periods"]
 
@@ -372,7 +373,7 @@ def test_a_blocked_or_unknown_token_is_404_and_an_upper_case_address_is_served_l
 ])
 def test_a_bad_parameter_is_its_own_400(stack, query, code):
     L = stack.latest
-    values = {"F": iso(L - D), "F+1": iso(L - D + 1), "FUTURE": iso(int(time.time()) + 3600),
+    values = {"F": iso(L - D), "F+1": iso(L - D + 1), "FUTURE": iso(instant.AT + 3600),
               **{f"CAP{i}": iso(L - cap - 1) for i, cap in CAPS.items()}}
     query = {"to": iso(L), **{k: values.get(v, v) for k, v in query.items()}}
     r = stack.api.get(path(56, T, **query))

@@ -13,7 +13,6 @@ first market activity. Every response is checked against the served /openapi.jso
 from __future__ import annotations
 
 import dataclasses
-import time
 from datetime import datetime
 from decimal import ROUND_DOWN, Context, Decimal
 
@@ -22,6 +21,7 @@ import pytest
 from api_settings import settings_for
 from multichain_seed import COVERAGE_COLUMNS, cov, ts, write_book
 from price_seed import SNAPSHOT_COLUMNS, Valuation, first_market_activity, mark_valued, publish_snapshot, write_valuations
+from support import instant
 from support.api_server import ApiServer
 from support.contract_check import CheckedClient
 from ve_analytics.assets.curation import write_publication
@@ -123,7 +123,7 @@ def api(warehouse, http, tmp_path_factory):
                                    price_max_age_seconds=MAX_AGE)
     migrate(settings)
     seed(settings)
-    with ApiServer(settings, log_path=folder / "api.log", families=("v1",)) as server:
+    with ApiServer(settings, log_path=folder / "api.log", families=("v1",), env=instant.frozen_env()) as server:
         yield CheckedClient(server.url, http)
 
 
@@ -265,9 +265,8 @@ def test_only_published_snapshots_and_valued_hours_are_observations(api):
 
 
 def test_the_default_to_is_the_server_time(api):
-    before = int(time.time())
+    before = after = instant.AT  # the API's clock is frozen there
     data, _ = api.data(f"/v1/tokens/56/{A}/price-changes")
-    after = int(time.time())
     assert before <= unix(data["to"]) <= after
     assert [c["window"] for c in data["comparisons"]] == ["24h", "7d"]
     assert data["current"] is None and data["currentReason"] == "price_observation_too_old"  # LATEST is long past

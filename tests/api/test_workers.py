@@ -11,6 +11,7 @@ import pytest
 
 from api_settings import settings_for
 from market_seed import PROTOCOL_COLUMNS, RUN_COLUMNS, SOURCES, block_of, ts
+from support import instant
 from support.api_server import ApiServer
 from ve_analytics.core.epochs import iso
 from ve_analytics.warehouse.client import get_client
@@ -44,7 +45,7 @@ def two_workers(warehouse, chains, tmp_path_factory):
     client = get_client(settings)
     client.insert("snapshot_runs", [run_row(T0, "run-t0")], column_names=RUN_COLUMNS)
     client.insert("protocol_snap15m", [protocol_row(T0, 100.0)], column_names=PROTOCOL_COLUMNS)
-    server = ApiServer(dataclasses.replace(settings, api_workers=WORKERS), log_path=settings.data_dir / "api.log").start()
+    server = ApiServer(dataclasses.replace(settings, api_workers=WORKERS), log_path=settings.data_dir / "api.log", env=instant.frozen_env()).start()
     try:
         yield server, client
     finally:

@@ -3,7 +3,6 @@ chain 56's RPC the test devnet's, the others unreachable; every response checked
 served /openapi.json. The `v1` fixture (conftest.py) starts it once per session."""
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import httpx
@@ -11,6 +10,7 @@ import httpx
 from api_settings import settings_for
 from curation_seed import seed_curation
 from multichain_seed import seed, write_book
+from support import instant
 from support.api_server import ApiServer
 from support.contract_check import CheckedClient
 from ve_analytics.core.chains import FEATURES, load_book
@@ -39,8 +39,8 @@ def start_v1(warehouse_url: str, devnet_url: str, folder: Path, http: httpx.Clie
     settings = settings_for(warehouse_url, "api_v1_reference", folder, chains)
     migrate(settings)
     # the ages measured are real: the rows are placed relative to the last boundary before now
-    latest = int(time.time()) // QUARTER_HOUR * QUARTER_HOUR
+    latest = instant.AT // QUARTER_HOUR * QUARTER_HOUR
     times = seed(settings, latest)
     seed_curation(settings, latest)
-    server = ApiServer(settings, log_path=folder / "api.log", families=("v1",)).start()
+    server = ApiServer(settings, log_path=folder / "api.log", families=("v1",), env=instant.frozen_env()).start()
     return server, CheckedClient(server.url, http), latest, times

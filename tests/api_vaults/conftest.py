@@ -9,7 +9,6 @@ Every response received through `Api` is validated against the served /api/v1/op
 from __future__ import annotations
 
 import dataclasses
-import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any, Callable
 import httpx
 import pytest
 
+from support import instant
 from support.contract_check import ContractChecker
 from support.api_server import ApiServer
 from ve_analytics.core.config import Settings
@@ -74,7 +74,7 @@ class Devnet:
 def devnet():
     from devnet.server import DevnetServer
 
-    now = int(time.time())
+    now = instant.AT
     genesis = now - now % DAY - HISTORY_DAYS * DAY
     pause_start = (genesis + int(0.40 * HISTORY_DAYS * DAY)) // HOUR * HOUR + 25 * 60
     with DevnetServer(seed=SEED, history_days=HISTORY_DAYS, genesis_ts=genesis, now=pause_start + 30 * 60, manual_clock=True) as server:
@@ -116,7 +116,7 @@ def seeded(settings, devnet) -> Seeded:
     """One published stats snapshot: a price for every vault token, an APR for every vault gauge
     but one, and a killed gauge no vault wraps."""
     truth = devnet.truth()
-    latest = int(time.time()) // QUARTER_HOUR * QUARTER_HOUR
+    latest = instant.AT // QUARTER_HOUR * QUARTER_HOUR  # the API's clock is frozen at the instant
     at = ts(latest)
     tokens = sorted({v[k].lower() for v in truth["vaults"] for k in ("token0", "token1")})
     prices = {address: round(1.5 + i * 0.75, 2) for i, address in enumerate(tokens)}
@@ -149,7 +149,8 @@ def start_api(settings, seeded, tmp_path_factory) -> Callable[..., ApiServer]:
 
     def start(**overrides: Any) -> ApiServer:
         log = tmp_path_factory.mktemp("vault-api") / "api.log"
-        server = ApiServer(dataclasses.replace(settings, **overrides), log_path=log, families=("vaults",)).start()
+        server = ApiServer(dataclasses.replace(settings, **overrides), log_path=log, families=("vaults",),
+                           env=instant.frozen_env()).start()
         servers.append(server)
         return server
 

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from vault_suite import Api
+from support import instant
 from support.chains import with_endpoints
 from ve_analytics.core.epochs import DAY
 
@@ -82,7 +83,8 @@ def filled_database(settings, tmp_path_factory) -> Any:
         dagster = DagsterServices(own, tmp_path_factory.mktemp("vault-users-logs"), port=free_port(), schedules=False)
         try:
             migrate(own)
-            summary = backfill(dagster.start().settings, snapshot_hours=1, progress=None, timeout=600)
+            with instant.wall_clock():  # the partition window above is the wall clock's
+                summary = backfill(dagster.start().settings, snapshot_hours=1, progress=None, timeout=600)
             assert summary["chains"][56]["published"] and summary["chains"][56]["history_days"] >= 3
         finally:
             dagster.stop()

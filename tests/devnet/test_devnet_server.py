@@ -14,6 +14,7 @@ import pytest
 
 from devnet.timeutil import DAY, HOUR, WEEK
 from devnet.server import DevnetServer, genesis_path, resolve_genesis
+from support import instant
 
 META = {"query": "{ _meta { block { number } } }"}
 BLOCK_NUMBER = {"jsonrpc": "2.0", "id": 7, "method": "eth_blockNumber", "params": []}
@@ -171,7 +172,8 @@ def test_wall_clock_server_refuses_clock_control():
         with httpx.Client(base_url=dn.url, timeout=30) as c:
             assert c.post("/control/clock", json={"advanceSeconds": 60}).status_code == 409
             head = c.get("/health").json()["chains"]["56"]["head"]
-            assert abs(dn.sim().block_ts(head) - time.time()) < 10
+            # the running clock: the wall clock, shifted to the session's instant (DEVNET_CLOCK_OFFSET)
+            assert abs(dn.sim().block_ts(head) - instant.now()) < 10
 
 
 def test_genesis_is_persisted_and_reused(tmp_path):
@@ -191,11 +193,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_cli_serves_until_stopped(tmp_path):
+def test_cli_serves_until_stopped_on_a_clock_shifted_from_the_wall_clock(tmp_path):
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("DEVNET_")}  # the defaults, whatever ran before
     env.update(DEVNET_DATA_DIR=str(tmp_path), DEVNET_PORT=str(port), DEVNET_HISTORY_DAYS="2", DEVNET_HOST="127.0.0.1")
-    proc = subprocess.Popen([sys.executable, "-m", "devnet", "--seed", "4"], env=env,
+    shift = -(DAY + 2 * HOUR)
+    started = time.time()
+    proc = subprocess.Popen([sys.executable, "-m", "devnet", "--seed", "4", "--clock-offset", str(shift)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.time() + 60
@@ -214,6 +218,11 @@ def test_cli_serves_until_stopped(tmp_path):
         assert all(genesis_path(tmp_path, c["chainId"]).exists() for c in book)
         assert book[0]["rpcUrl"] == f"http://127.0.0.1:{port}/chains/56/rpc" and len(book[0]["vaults"]) == 4
         assert [c["chainId"] for c in book if c.get("vaults")] == [56, 4663, 5042]
+        # the clock runs `shift` from the wall clock, and the history ends there
+        now = httpx.get(f"http://127.0.0.1:{port}/control/clock", timeout=5).json()
+        assert now["manual"] is False and int(started) + shift <= now["now"] <= time.time() + shift
+        genesis = json.loads(genesis_path(tmp_path, 56).read_text())["genesisTimestamp"]
+        assert int(started) + shift - 2 * DAY - HOUR <= genesis <= time.time() + shift - 2 * DAY
     finally:
         proc.terminate()
         out, _ = proc.communicate(timeout=20)

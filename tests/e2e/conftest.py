@@ -5,7 +5,8 @@ on a temporary instance, which run the backfill -> API (subprocess) called over 
 snapshots (`run_snapshot`) execute in this process against the same instance. The stack starts
 *stale*: snapshots are materialized only up to an hour before the newest 15-minute boundary, so
 the health test can watch it flip; the `fresh` fixture then materializes the newest partition for
-everyone else.
+everyone else. Every process, the devnet's clock included, runs on the session's clock
+(support/instant.py: from VEA_TEST_AT on), which they inherit from this process's environment.
 """
 from __future__ import annotations
 
@@ -22,9 +23,10 @@ import httpx
 import pytest
 
 from support.contract_check import ContractChecker
+from ve_analytics.api.sql import unix_seconds
 from ve_analytics.cli.processes import Service, cli, free_port
 from ve_analytics.cli.stack import DagsterServices, write_devnet_book
-from ve_analytics.core.epochs import iso
+from ve_analytics.core.epochs import QUARTER_HOUR, WEEK, epoch_start, iso
 
 HISTORY_DAYS = 32  # > 30 so the 30-day window is fully covered
 STALE_BY_SECONDS = 3600
@@ -170,3 +172,28 @@ def fresh(stack) -> Stack:
     stack.published_snapshots.append(at)
     stack.wait_served(at)
     return stack
+
+
+@pytest.fixture(scope="session")
+def foundation_voted(fresh) -> int:
+    """A published snapshot inside the latest epoch, up to the served one, in which the foundation
+    has voted by the devnet's truth (publishing that epoch's last snapshot if the suite has none).
+
+    The foundation votes in the middle of an epoch (devnet: 36 to 39 hours after its start), so
+    for the first day and a half of an epoch the newest snapshots hold none of its votes nor KPIs."""
+    served = fresh.data("/api/stats/config")["lastSuccessfulSnapshot"]
+    latest, block = unix_seconds(served["snapshotAt"]), served["blockNumber"]
+    epoch = epoch_start(latest)
+    if int(fresh.truth("votes", epoch=epoch, block=block)["foundationWeight"]) > 0:
+        return latest
+    epoch -= WEEK  # not yet this epoch: the previous one has ended, with its votes
+    assert int(fresh.truth("votes", epoch=epoch)["foundationWeight"]) > 0, "the foundation votes every epoch"
+    inside = [t for t in fresh.published_snapshots if epoch_start(t) == epoch]
+    if inside:  # the suite's snapshots are its last hours, after the foundation's vote (mid-epoch)
+        return max(inside)
+    from ve_analytics.orchestration.backfill import run_snapshot
+
+    at = epoch + WEEK - QUARTER_HOUR
+    run_snapshot(fresh.settings, at)
+    fresh.published_snapshots.append(at)
+    return at

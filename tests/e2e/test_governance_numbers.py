@@ -8,7 +8,7 @@ import math
 import httpx
 import pytest
 
-from ve_analytics.core.epochs import WEEK
+from ve_analytics.core.epochs import WEEK, epoch_start
 
 REL = 1e-9
 
@@ -173,7 +173,7 @@ def test_dollar_per_vote_recomputed_from_ground_truth(api, fresh, snapshot):
             assert r["dollarPerVote"] is None
 
 
-def test_foundation_position_and_config_equal_ground_truth(api, fresh, snapshot):
+def test_foundation_position_and_config_equal_ground_truth(api, fresh, snapshot, foundation_voted):
     deployment = httpx.get(f"{fresh.devnet_url}/chains/56/deployment", timeout=30).json()
     f = api.data("/api/stats/foundation")
     assert f["veNftIds"] == deployment["foundation"]["veNftIds"]
@@ -189,6 +189,12 @@ def test_foundation_position_and_config_equal_ground_truth(api, fresh, snapshot)
     kpis = api.data("/api/stats/foundation/kpis?limit=1000")
     assert kpis and all(k["classification"] in
                         ("scale", "repeat", "monitor", "reduce", "stop", "insufficient_data") for k in kpis)
+    # newest first: a gauge has KPIs in an epoch the foundation voted or bribed in, so the newest is
+    # the latest epoch it voted in (the devnet's truth), or a later one it has already bribed in
+    newest = kpis[0]["epoch"]
+    assert epoch_start(foundation_voted) <= newest <= snapshot["epochStart"]
+    if newest != epoch_start(foundation_voted):
+        assert fresh.truth("bribes", epoch=newest)["foundationCount"] > 0
     detail = api.data(f"/api/stats/epochs/{kpis[0]['epoch']}")
     assert {k["snapshotAt"] for k in detail["kpis"]} <= {detail["representativeSnapshotAt"]}
     assert api.get(f"/api/stats/epochs/{kpis[0]['epoch'] + 1}").status_code == 400

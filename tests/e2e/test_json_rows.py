@@ -1,7 +1,7 @@
 """Routes that serve a query's rows as the warehouse writes them (`RequestContext.json`) answer
 exactly what the Python path (`rows`, then orjson) gives for the same file and values, on a
 backfilled devnet: the same keys in the same order, the same values (timestamps printed the same
-way, nulls kept), row for row."""
+way, nulls kept), row for row (the foundation's rows: those of `foundation_voted`, conftest.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -47,7 +47,7 @@ def _bound(name: str, values: dict, base: dict) -> dict:
 
 
 @pytest.mark.parametrize("name,values", CASES, ids=[c[0] for c in CASES])
-def test_json_rows_equal_python_rows(fresh, name, values):
+def test_json_rows_equal_python_rows(fresh, foundation_voted, name, values):
     protocol = fresh.data("/api/stats/config")
     snapshot_param = protocol["lastSuccessfulSnapshot"]["snapshotAt"].replace("T", " ").replace("Z", "")
     core = protocol["contracts"]["coreToken"].lower()

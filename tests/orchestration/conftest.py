@@ -9,7 +9,6 @@ chain 4663 has less: its first activity is inside that window) and the last 2 ho
 from __future__ import annotations
 
 import dataclasses
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import httpx
 import pytest
 
 from orchestration_session import CHAINS, HISTORY_DAYS, SEED
+from support import instant
 from support.chains import with_devnet_book
 from ve_analytics.cli.processes import Service, cli, free_port
 from ve_analytics.cli.stack import DagsterServices
@@ -91,10 +91,10 @@ def stack(tmp_path_factory) -> Stack:
            "CLICKHOUSE_PASSWORD": base.clickhouse_password, "CLICKHOUSE_API_PASSWORD": base.api_reader_password}
     warehouse = Service("warehouse", cli("warehouse"), f"http://127.0.0.1:{port}/ping", env,
                         data_dir / "warehouse.log").start()
-    # The devnet runs 20 minutes behind the wall clock, so the partition after its newest
-    # snapshot already exists for Dagster (partitions follow the wall clock) when a test advances
-    # the devnet clock by 15 minutes.
-    now = int(time.time()) - 20 * 60
+    # The devnet runs 20 minutes behind the session's clock (support/instant.py; never ahead of the
+    # wall clock), so the partition after its newest snapshot already exists for Dagster
+    # (partitions follow the wall clock) when a test advances the devnet clock by 15 minutes.
+    now = instant.now() - 20 * 60
     if now % 900 < 5:
         now += 5  # a snapshot time's block is final only once the head has passed it
     # every chain's genesis is its history before the hour of `now`: chain 56 starts at midnight

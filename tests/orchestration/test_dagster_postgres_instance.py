@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import httpx
 import pytest
 
+from support import instant
 from support.chains import with_devnet_book
 from support.postgres import PostgresServer
 from ve_analytics.cli.processes import Service, cli, free_port
@@ -102,6 +103,12 @@ def start_schedule_before(settings: Settings, name: str, boundary: int) -> None:
 
 @pytest.fixture(scope="module")
 def scenario(tmp_path_factory):
+    # the daemon ticks on the real clock: this stack runs on the wall clock, whatever the session's instant
+    with instant.wall_clock():
+        yield from _scenario(tmp_path_factory)
+
+
+def _scenario(tmp_path_factory):
     from devnet.server import DevnetServer
     from ve_analytics.readers.dagster_webserver import Webserver
     from ve_analytics.warehouse.migrate import migrate

@@ -12,6 +12,10 @@ import pytest
 
 from support.chains import EXAMPLE_V2_CHAIN, with_example_book
 
+from ve_analytics.core import clock
+from ve_analytics.core.epochs import DAY
+from ve_analytics.core.partition_keys import day_key, day_start_of
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -41,8 +45,11 @@ def test_every_chain_of_the_book_gets_its_own_assets_jobs_schedules_and_checks(d
     assert {s.name for s in defs.schedules} == {"snapshot_schedule_56", "history_schedule_56",
                                                 "snapshot_schedule_1", "history_schedule_1"}
     assert {s.name for s in defs.sensors} == {"snapshot_failure_sensor", "catchup_sensor_56", "catchup_sensor_1"}
-    # the partitions end at the wall clock's day when read: either side of a midnight passing now
+    # the partitions end at the wall clock's day when read (either side of a midnight passing now)
+    # and start the chain's snapshot depth + 1 day before the product clock's day (support/instant.py
+    # may put it days in the past)
     days = {datetime.now(timezone.utc).strftime("%Y-%m-%d")}
+    first_days = {day_key(clock.now() - (snapshot_days + 1) * DAY) for snapshot_days in (30, 7)}
     for cid, snapshot_days in ((56, 30), (1, 7)):
         snapshot = defs.resolve_job_def(f"snapshot_job_{cid}")
         history = defs.resolve_job_def(f"history_job_{cid}")
@@ -51,7 +58,9 @@ def test_every_chain_of_the_book_gets_its_own_assets_jobs_schedules_and_checks(d
         keys = snapshot.partitions_def.get_partition_keys()
         history_last = history.partitions_def.get_partition_keys()[-1]
         days.add(datetime.now(timezone.utc).strftime("%Y-%m-%d"))
-        assert len(keys) in (snapshot_days + 2, snapshot_days + 3) and keys[-1] in days and history_last in days
+        assert keys[-1] in days and history_last in days
+        assert keys[0] in first_days | {day_key(day_start_of(k) + DAY) for k in first_days}
+        assert len(keys) == (day_start_of(keys[-1]) - day_start_of(keys[0])) // DAY + 1
         assert {k.path[0] for k in snapshot.asset_layer.selected_asset_keys} == {f"chain_{cid}"}
     # history from the chain's deployment day (the book's deployedAt)
     assert defs.resolve_job_def("history_job_1").partitions_def.get_partition_keys()[0] == "2026-06-01"
@@ -96,7 +105,13 @@ def with_example_book_path(folder: Path) -> Path:
     return write_example_book(folder, dict(EXAMPLE_V2_CHAIN))
 
 
-def test_snapshot_schedule_requests_the_snapshot_that_is_due_and_skips_while_running(defs, tmp_path):
+@pytest.fixture
+def wall_clock(monkeypatch):
+    """The product's clock is the wall clock here (Dagster's ticks below are given explicitly)."""
+    monkeypatch.setenv(clock.OFFSET_ENV, "0")
+
+
+def test_snapshot_schedule_requests_the_snapshot_that_is_due_and_skips_while_running(defs, tmp_path, wall_clock):
     from dagster import DagsterInstance, DagsterRun, DagsterRunStatus, build_schedule_context
 
     schedule = defs.resolve_schedule_def("snapshot_schedule_56")
@@ -138,7 +153,25 @@ def test_catchup_sensor_launches_nothing_while_the_chain_is_busy_or_its_upstream
         assert not result.run_requests and result.skip_message == "history_job_56 run busy is in progress"
 
 
-def test_history_schedule_requests_the_day_of_the_hour_that_just_ended(defs, tmp_path):
+def test_schedules_put_their_tick_on_the_product_clock(defs, tmp_path, monkeypatch):
+    """A stack whose clock runs a day and a half behind the wall clock (VEA_CLOCK_OFFSET_SECONDS)
+    requests the snapshot and the day of its own clock, not of Dagster's wall-clock tick."""
+    from dagster import DagsterInstance, build_schedule_context
+
+    monkeypatch.setenv(clock.OFFSET_ENV, str(-(DAY + 12 * 3600)))
+    with DagsterInstance.local_temp(str(tmp_path)) as instance:
+        def tick(name: str, at: datetime):
+            context = build_schedule_context(instance=instance, repository_def=defs.get_repository_def(),
+                                             scheduled_execution_time=at)
+            return defs.resolve_schedule_def(name).evaluate_tick(context).run_requests
+
+        (snapshot,) = tick("snapshot_schedule_56", utc(2026, 11, 21, 12, 0, 4))  # 2026-11-20 00:00:04 on the clock
+        history = tick("history_schedule_1", utc(2026, 11, 21, 13, 1))  # 2026-11-20 01:01
+    assert snapshot.partition_key == "2026-11-19" and snapshot.tags["ve/snapshots_until"] == "2026-11-20T00:00:00Z"
+    assert [r.partition_key for r in history] == ["2026-11-19", "2026-11-20"]  # 01:01 completes yesterday too
+
+
+def test_history_schedule_requests_the_day_of_the_hour_that_just_ended(defs, tmp_path, wall_clock):
     from dagster import DagsterInstance, build_schedule_context
 
     schedule = defs.resolve_schedule_def("history_schedule_1")

@@ -34,8 +34,10 @@ class ApiServer:
         port: int | None = None,
         log_path: Path | None = None,
         families: tuple[str, ...] = ("stats",),
+        env: dict[str, str] | None = None,
     ):
         self.settings = settings
+        self.env = dict(env or {})  # over this process's, e.g. support.instant.frozen_env()
         self.families = tuple(families)
         self.host = host
         self.port = port or free_port()
@@ -58,6 +60,7 @@ class ApiServer:
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
+                env={**os.environ, **self.env},
             )
         assert self.proc.stdin is not None
         self.proc.stdin.write(pickle.dumps((self.settings, self.families)))
