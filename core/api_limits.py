@@ -16,21 +16,11 @@
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
+from .env_values import env_number
+
 DEFAULT_CACHE_MAX_BYTES = 256 * 2**20
-
-
-def _int(name: str, default: int, low: int, high: int) -> int:
-    raw = os.environ.get(name) or str(default)
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be an int, got {raw!r}") from None
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be between {low} and {high}, got {raw!r}")
-    return value
 
 
 @dataclass(frozen=True)
@@ -43,10 +33,10 @@ class ApiLimits:
     @classmethod
     def from_env(cls) -> "ApiLimits":
         return cls(
-            cache_max_bytes=_int("API_CACHE_MAX_BYTES", DEFAULT_CACHE_MAX_BYTES, 0, 1 << 40),
-            warehouse_concurrency=_int("API_WAREHOUSE_CONCURRENCY", 4, 1, 1024),
-            warehouse_queue=_int("API_WAREHOUSE_QUEUE", 32, 0, 100_000),
-            retry_after_seconds=_int("API_RETRY_AFTER_SECONDS", 1, 1, 3600),
+            cache_max_bytes=env_number("API_CACHE_MAX_BYTES", DEFAULT_CACHE_MAX_BYTES, int, 0, 1 << 40),
+            warehouse_concurrency=env_number("API_WAREHOUSE_CONCURRENCY", 4, int, 1, 1024),
+            warehouse_queue=env_number("API_WAREHOUSE_QUEUE", 32, int, 0, 100_000),
+            retry_after_seconds=env_number("API_RETRY_AFTER_SECONDS", 1, int, 1, 3600),
         )
 
     def to_env(self) -> dict[str, str]:

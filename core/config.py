@@ -2,7 +2,8 @@
 
 Every default points at the embedded local stack (chDB warehouse, devnet upstream); production
 is a matter of setting variables, never of editing code. `Settings.from_env()` is the only
-place that reads os.environ; `Settings.to_env()` is its inverse for the processes the
+place that reads os.environ (through core.env_values; core.clock reads its own two test and demo
+variables on each call); `Settings.to_env()` is its inverse for the processes the
 project starts with these settings (the Dagster webserver and daemon), secrets excepted: those
 travel as files (`Settings.secret_env`, core.secrets), never as values.
 """
@@ -15,28 +16,11 @@ from pathlib import Path
 from .api_limits import ApiLimits
 from .chains import STATS_CHAIN_ID, ChainConfig, load_book
 from .cursor_secrets import GENERATED_NAME, load_cursor_secrets
+from .env_values import env_number as _number, env_text as _env
 from .prices import DEFAULT_MAX_AGE_SECONDS
 from .run_limits import RunLimits
 from .secrets import SecretSources, secret_file_env
 from .vaults import VaultConfig
-
-
-def _env(name: str, default: str) -> str:
-    value = os.environ.get(name)
-    return default if value is None or value == "" else value
-
-
-def _number(name: str, default: str, cast: type, low: float, high: float | None = None):
-    """A numeric variable within [low, high]; anything else stops the start with its name."""
-    raw = _env(name, default)
-    try:
-        value = cast(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a {cast.__name__}, got {raw!r}") from None
-    if value < low or (high is not None and value > high) or value != value:
-        bound = f"between {low} and {high}" if high is not None else f"at least {low}"
-        raise ValueError(f"{name} must be {bound}, got {raw!r}")
-    return value
 
 
 def _replicas() -> int:

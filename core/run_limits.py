@@ -20,24 +20,14 @@ chain's whole history on a fresh deployment (single-run backfill), hence hours. 
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
+
+from .env_values import env_number
 
 SNAPSHOT_MAX_RUNTIME_DEFAULT = 3600
 HISTORY_MAX_RUNTIME_DEFAULT = 6 * 3600
 UPSTREAM_TIMEOUT_DEFAULT = 30.0  # an aggregate3 of 200 reads on a busy public RPC stays well below
 UPSTREAM_TIMEOUT_ATTEMPTS_DEFAULT = 2
-
-
-def _number(name: str, default: float, cast: type, low: float) -> float:
-    raw = os.environ.get(name) or str(default)
-    try:
-        value = cast(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a {cast.__name__}, got {raw!r}") from None
-    if not value >= low:
-        raise ValueError(f"{name} must be at least {low}, got {raw!r}")
-    return value
 
 
 @dataclass(frozen=True)
@@ -50,10 +40,10 @@ class RunLimits:
     @classmethod
     def from_env(cls) -> "RunLimits":
         return cls(
-            snapshot_max_runtime_seconds=_number("SNAPSHOT_MAX_RUNTIME_SECONDS", SNAPSHOT_MAX_RUNTIME_DEFAULT, int, 0),
-            history_max_runtime_seconds=_number("HISTORY_MAX_RUNTIME_SECONDS", HISTORY_MAX_RUNTIME_DEFAULT, int, 0),
-            upstream_timeout_seconds=_number("UPSTREAM_TIMEOUT_SECONDS", UPSTREAM_TIMEOUT_DEFAULT, float, 0.1),
-            upstream_timeout_attempts=_number("UPSTREAM_TIMEOUT_ATTEMPTS", UPSTREAM_TIMEOUT_ATTEMPTS_DEFAULT, int, 1),
+            snapshot_max_runtime_seconds=env_number("SNAPSHOT_MAX_RUNTIME_SECONDS", SNAPSHOT_MAX_RUNTIME_DEFAULT, int, 0),
+            history_max_runtime_seconds=env_number("HISTORY_MAX_RUNTIME_SECONDS", HISTORY_MAX_RUNTIME_DEFAULT, int, 0),
+            upstream_timeout_seconds=env_number("UPSTREAM_TIMEOUT_SECONDS", UPSTREAM_TIMEOUT_DEFAULT, float, 0.1),
+            upstream_timeout_attempts=env_number("UPSTREAM_TIMEOUT_ATTEMPTS", UPSTREAM_TIMEOUT_ATTEMPTS_DEFAULT, int, 1),
         )
 
     def to_env(self) -> dict[str, str]:
