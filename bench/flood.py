@@ -221,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         start("warehouse", cli("warehouse"), f"http://127.0.0.1:{ports['warehouse']}/ping")
         start("devnet", [sys.executable, "-m", "devnet"], f"http://127.0.0.1:{ports['devnet']}/health")
-        from ve_analytics.cli.stack import DagsterServices, write_devnet_book
+        from ve_analytics.cli.dagster_services import DagsterServices
+        from ve_analytics.cli.stack import write_devnet_book
         from ve_analytics.orchestration.backfill import backfill
         from ve_analytics.warehouse.migrate import migrate
 

@@ -308,7 +308,8 @@ def main(argv: list[str] | None = None) -> int:
         start("warehouse", cli("warehouse"), f"http://127.0.0.1:{ports['warehouse']}/ping")
         # the devnet is a distribution of its own; its chain book is the product's configuration
         start("devnet", [sys.executable, "-m", "devnet"], f"http://127.0.0.1:{ports['devnet']}/health")
-        from ve_analytics.cli.stack import DagsterServices, write_devnet_book
+        from ve_analytics.cli.dagster_services import DagsterServices
+        from ve_analytics.cli.stack import write_devnet_book
         from ve_analytics.orchestration.backfill import backfill
         from ve_analytics.warehouse.migrate import migrate
 

@@ -88,7 +88,7 @@ def incomplete_note(chains: list[int]) -> str:
 def _backfill(settings: Settings, args: argparse.Namespace) -> int:
     """Backfills submitted to the instance's webserver (DAGSTER_URL, or DAGSTER_HOST:DAGSTER_PORT);
     when none answers, a webserver and daemon run on DAGSTER_HOME for the duration."""
-    from .stack import dagster_for
+    from .dagster_services import dagster_for
     from ..orchestration.backfill import BackfillFailed, backfill
     from ..readers.dagster_webserver import WebserverError
 

@@ -126,7 +126,7 @@ class CronStack:
 @pytest.fixture(scope="module")
 def cron_stack(fresh_settings, tmp_path_factory):
     from devnet.server import DevnetServer
-    from ve_analytics.cli.stack import DagsterServices
+    from ve_analytics.cli.dagster_services import DagsterServices
     from ve_analytics.core.partition_keys import day_key
     from ve_analytics.orchestration.backfill import run_history
     from ve_analytics.warehouse.migrate import migrate

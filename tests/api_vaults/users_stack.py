@@ -68,7 +68,7 @@ def filled_database(settings, tmp_path_factory) -> Any:
     database was filled from (and a module may move its own clock on)."""
     if "settings" not in _filled:
         from ve_analytics.cli.processes import free_port
-        from ve_analytics.cli.stack import DagsterServices
+        from ve_analytics.cli.dagster_services import DagsterServices
         from ve_analytics.orchestration.backfill import backfill
         from ve_analytics.warehouse.migrate import migrate
 

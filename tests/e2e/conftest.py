@@ -25,7 +25,8 @@ import pytest
 from support.contract_check import ContractChecker
 from ve_analytics.api.sql import unix_seconds
 from ve_analytics.cli.processes import Service, cli, free_port
-from ve_analytics.cli.stack import DagsterServices, write_devnet_book
+from ve_analytics.cli.dagster_services import DagsterServices
+from ve_analytics.cli.stack import write_devnet_book
 from ve_analytics.core.epochs import QUARTER_HOUR, WEEK, epoch_start, iso
 
 HISTORY_DAYS = 32  # > 30 so the 30-day window is fully covered

@@ -19,7 +19,7 @@ from orchestration_session import CHAINS, HISTORY_DAYS, SEED
 from support import instant
 from support.chains import with_devnet_book
 from ve_analytics.cli.processes import Service, cli, free_port
-from ve_analytics.cli.stack import DagsterServices
+from ve_analytics.cli.dagster_services import DagsterServices
 from ve_analytics.core.config import Settings
 from ve_analytics.core.epochs import DAY
 

@@ -20,7 +20,7 @@ from support.api_server import ApiServer
 from support.chains import with_devnet_book
 from support.contract_check import CheckedClient
 from ve_analytics.cli.processes import Service, cli, free_port
-from ve_analytics.cli.stack import DagsterServices
+from ve_analytics.cli.dagster_services import DagsterServices
 from ve_analytics.core.config import Settings
 from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, iso
 from ve_analytics.core.partition_keys import day_key

@@ -28,7 +28,7 @@ from support import instant
 from support.chains import with_devnet_book
 from support.postgres import PostgresServer
 from ve_analytics.cli.processes import Service, cli, free_port
-from ve_analytics.cli.stack import DagsterServices
+from ve_analytics.cli.dagster_services import DagsterServices
 from ve_analytics.core.config import Settings
 from ve_analytics.core.epochs import DAY, HOUR
 from ve_analytics.core.partition_keys import PARTITION_TAG, day_key
