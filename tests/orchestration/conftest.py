@@ -18,7 +18,8 @@ import pytest
 from orchestration_session import CHAINS, HISTORY_DAYS, SEED
 from support import instant
 from support.chains import with_devnet_book
-from ve_analytics.cli.processes import Service, cli, free_port
+from support.warehouse import start_warehouse
+from ve_analytics.cli.processes import Service, free_port
 from ve_analytics.cli.dagster_services import DagsterServices
 from ve_analytics.core.config import Settings
 from ve_analytics.core.epochs import DAY
@@ -84,13 +85,7 @@ def stack(tmp_path_factory) -> Stack:
     from ve_analytics.warehouse.migrate import migrate
 
     data_dir: Path = tmp_path_factory.mktemp("orchestration")
-    port = free_port()
-    # the passwords of this process's settings (in-process runs resolve theirs from its environment)
-    base = Settings.from_env()
-    env = {"VEA_DATA_DIR": str(data_dir), "WAREHOUSE_PORT": str(port), "WAREHOUSE_HOST": "127.0.0.1",
-           "CLICKHOUSE_PASSWORD": base.clickhouse_password, "CLICKHOUSE_API_PASSWORD": base.api_reader_password}
-    warehouse = Service("warehouse", cli("warehouse"), f"http://127.0.0.1:{port}/ping", env,
-                        data_dir / "warehouse.log").start()
+    warehouse, base, warehouse_url = start_warehouse(data_dir)
     # The devnet runs 20 minutes behind the session's clock (support/instant.py; never ahead of the
     # wall clock), so the partition after its newest snapshot already exists for Dagster
     # (partitions follow the wall clock) when a test advances the devnet clock by 15 minutes.
@@ -104,7 +99,7 @@ def stack(tmp_path_factory) -> Stack:
     settings = with_devnet_book(dataclasses.replace(
         base,
         data_dir=data_dir,
-        clickhouse_url=f"http://127.0.0.1:{port}",
+        clickhouse_url=warehouse_url,
         clickhouse_database="vea_orchestration_test",
         dagster_home=data_dir / "dagster",
     ), devnet.url, data_dir)

@@ -18,8 +18,9 @@ import pytest
 
 from support.api_server import ApiServer
 from support.chains import with_devnet_book
+from support.warehouse import start_warehouse
 from support.contract_check import CheckedClient
-from ve_analytics.cli.processes import Service, cli, free_port
+from ve_analytics.cli.processes import free_port
 from ve_analytics.cli.dagster_services import DagsterServices
 from ve_analytics.core.config import Settings
 from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, iso
@@ -94,15 +95,10 @@ def cs(tmp_path_factory) -> CatchupStack:
     from ve_analytics.warehouse.migrate import migrate
 
     data_dir: Path = tmp_path_factory.mktemp("catchup")
-    port = free_port()
-    base = Settings.from_env()
-    env = {"VEA_DATA_DIR": str(data_dir), "WAREHOUSE_PORT": str(port), "WAREHOUSE_HOST": "127.0.0.1",
-           "CLICKHOUSE_PASSWORD": base.clickhouse_password, "CLICKHOUSE_API_PASSWORD": base.api_reader_password}
-    warehouse = Service("warehouse", cli("warehouse"), f"http://127.0.0.1:{port}/ping", env,
-                        data_dir / "warehouse.log").start()
+    warehouse, base, warehouse_url = start_warehouse(data_dir)
     devnet = DevnetServer(seed=SEED, history_days=HISTORY_DAYS, chains=(CHAIN,), manual_clock=False).start()
     settings = with_devnet_book(dataclasses.replace(
-        base, data_dir=data_dir, clickhouse_url=f"http://127.0.0.1:{port}", clickhouse_database="vea_catchup_test",
+        base, data_dir=data_dir, clickhouse_url=warehouse_url, clickhouse_database="vea_catchup_test",
         dagster_home=data_dir / "dagster"), devnet.url, data_dir)
     dagster = DagsterServices(settings, data_dir / "logs", port=free_port(), schedules=False, catchup=False)
     try:

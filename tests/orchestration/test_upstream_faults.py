@@ -21,8 +21,9 @@ import httpx
 import pytest
 
 from support.api_server import ApiServer
+from support import instant
 from support.chains import with_devnet_book
-from ve_analytics.cli.processes import Service, cli, free_port
+from support.warehouse import start_warehouse
 from ve_analytics.core.config import Settings
 from ve_analytics.core.epochs import QUARTER_HOUR
 from ve_analytics.core.run_limits import RunLimits
@@ -79,19 +80,14 @@ def faults(tmp_path_factory) -> FaultStack:
     from ve_analytics.warehouse.migrate import migrate
 
     data_dir: Path = tmp_path_factory.mktemp("upstream_faults")
-    port = free_port()
-    base = Settings.from_env()
-    env = {"VEA_DATA_DIR": str(data_dir), "WAREHOUSE_PORT": str(port), "WAREHOUSE_HOST": "127.0.0.1",
-           "CLICKHOUSE_PASSWORD": base.clickhouse_password, "CLICKHOUSE_API_PASSWORD": base.api_reader_password}
-    warehouse = Service("warehouse", cli("warehouse"), f"http://127.0.0.1:{port}/ping", env,
-                        data_dir / "warehouse.log").start()
-    now = int(time.time()) - 3600
+    warehouse, base, warehouse_url = start_warehouse(data_dir)
+    now = instant.now() - 3600  # the session's clock (support/instant.py)
     if now % QUARTER_HOUR < 5:
         now += 5  # a snapshot time's block is final only once the head has passed it
     devnet = DevnetServer(seed=SEED, history_days=2, chains=(FAULTY, HEALTHY), now=now, manual_clock=True).start()
     try:
         settings = with_devnet_book(dataclasses.replace(
-            base, data_dir=data_dir, clickhouse_url=f"http://127.0.0.1:{port}",
+            base, data_dir=data_dir, clickhouse_url=warehouse_url,
             clickhouse_database="vea_upstream_faults_test", dagster_home=data_dir / "dagster",
         ), devnet.url, data_dir)
         migrate(settings)
