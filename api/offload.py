@@ -4,9 +4,8 @@ writing a computed answer's JSON (api/pipeline.py) and encoding a large body (ap
 
 A thread does not make Python run in parallel, but the event loop thread no longer waits for a
 whole step to end: it takes the GIL back after at most the switch interval. CPython's default
-(5 ms) is paid on every wake-up of the loop while a step runs, several times per request (a
-cached answer's p99 went from 1.2 ms to 20 ms under bench/flood.py), so each worker sets
-`SWITCH_INTERVAL`; the cost is more frequent GIL hand-offs between busy threads.
+(5 ms) can be paid on each wake-up of the loop while a step runs, several times per request, so
+each worker sets `SWITCH_INTERVAL`; the cost is more frequent GIL hand-offs between busy threads.
 
 A step run here is a pure function of its arguments: it keeps nothing in the worker's cache
 (api/cache.py), which belongs to the loop thread.
