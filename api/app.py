@@ -30,6 +30,7 @@ from .curation import CURATION_DOCUMENT, LATEST_CURATION, CurationFollower
 from .discovery import discovery_blueprint
 from .envelope import ALLOWED_METHODS, error_response, status_code_name
 from .errors import ApiError
+from .offload import tune_switching
 from .pipeline import blueprint, log_failure
 from .routes import INTERNAL_ERROR, Family, warehouse_client
 from .ratelimit import RateLimiter
@@ -68,6 +69,7 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
     app.ctx.families = loaded
     limits = settings.api_limits
     tune_allocator()  # so evicted answers give their memory back (api/allocator.py)
+    tune_switching()  # so the event loop gets the GIL back quickly from off-loop steps (api/offload.py)
     # every cache and memo of this worker shares one byte bound (api/cache.py); a worker is a process
     STORE.bound(limits.cache_max_bytes)
     app.ctx.cache = Cache("responses")  # per-snapshot answers, as first sent

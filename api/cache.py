@@ -19,8 +19,10 @@ values computed synchronously. Its uses, all in the worker's `STORE`:
   vault book and answers, the /api/stats/live/* chain reads;
 - api/pipeline.py: validated query strings and 304 header blocks per route;
 - api/compression.py: Accept-Encoding negotiations and encoded variants of uncached responses;
-- api/coverage.py: coverages of multichain routes; api/v1/flows.py and api/stats/flow_windows.py:
-  printed hour boundaries and flow-window objects.
+- api/coverage.py: coverages of multichain routes; api/stats/flow_windows.py: flow-window objects.
+
+A store belongs to its worker's event loop thread (no lock on the path of every cached answer):
+steps run off the loop (api/offload.py) are pure functions of their inputs and keep nothing here.
 """
 from __future__ import annotations
 

@@ -19,10 +19,8 @@ responses.
 """
 from __future__ import annotations
 
-import asyncio
 import re
 import zlib
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Awaitable, Callable
 
 import brotli
@@ -32,6 +30,7 @@ from sanic.response import HTTPResponse
 
 from .cache import Cache, Store
 from .envelope import NO_STORE
+from .offload import off_loop
 from .prepared import Answer, PreparedResponse, encode_headers
 
 try:  # the standard library from Python 3.14 (PEP 784), its backport before
@@ -40,11 +39,9 @@ except ImportError:  # pragma: no cover - depends on the interpreter
     from backports import zstd
 
 MIN_SIZE = 1024  # below this, the coding's headers and CPU cost more than the bytes saved
-# A body this large is encoded in a thread: br, zstd and zlib release the GIL, so the event loop
-# keeps serving cached answers meanwhile (a 4 MB body takes br 65 ms). Two threads: the cores;
-# their queue holds at most one body per open request, each already in memory.
+# A body this large is encoded off the event loop (api/offload.py): br, zstd and zlib release the
+# GIL, so the loop keeps serving cached answers meanwhile (a 4 MB body takes br 65 ms).
 OFF_LOOP_BYTES = 64 * 1024
-_ENCODER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="encode")
 VARY = "Accept-Encoding"
 
 # Server preference among codings the client rates equally: br and zstd make JSON smaller than
@@ -183,7 +180,7 @@ class Encodings:
         coding = self.coding_for(request.headers.get("accept-encoding"), len(answer.body))
         encoded = None
         if coding is not None and coding not in answer.variants:
-            encoded = await asyncio.get_running_loop().run_in_executor(_ENCODER, CODINGS[coding], answer.body)
+            encoded = await off_loop(CODINGS[coding], answer.body)
         return self._respond(answer, coding, encoded, kept_in, key, status)
 
     def _respond(self, answer: Answer, coding: str | None, encoded: bytes | None, kept_in: Cache | None, key: Any,

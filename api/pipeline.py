@@ -33,6 +33,7 @@ from .envelope import (
     success_headers,
 )
 from .errors import ApiError
+from .offload import off_loop
 from .prepared import Answer, PreparedResponse, encode_headers
 from .routes import METHODS, Family, RequestContext, Route, warehouse_client
 from .snapshots import Snapshot, SnapshotPointer
@@ -161,11 +162,13 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
         ctx = RequestContext(app, route, params, snapshot, chain_id, queries, coverage=covered)
         async with app.ctx.admission.admit():  # 503 overloaded past the worker's queue (api/admission.py)
             data = await route.handler(ctx)
-        if route.raw:
-            body = orjson.dumps(data)
-        else:
-            page_info = ctx.meta.pop("pageInfo", None)
-            body = success_body(data, envelope.success_meta(basis, cache_seconds, route.sources, ctx.meta), page_info)
+            # written off the event loop (api/offload.py): a large answer's JSON takes milliseconds
+            if route.raw:
+                body = await off_loop(orjson.dumps, data)
+            else:
+                page_info = ctx.meta.pop("pageInfo", None)
+                meta_ = envelope.success_meta(basis, cache_seconds, route.sources, ctx.meta)
+                body = await off_loop(success_body, data, meta_, page_info)
         return Answer(body, {**success_headers(cache_seconds, basis), "content-type": JSON})
 
     endpoint.__name__ = route.name

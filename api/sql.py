@@ -20,6 +20,7 @@ import orjson
 from ..core.epochs import iso
 from ..warehouse import sqlbook
 from ..warehouse.sqlbook import SqlFile
+from .offload import off_loop
 
 
 JSON_FORMAT = "JSONEachRow"
@@ -33,6 +34,8 @@ JSON_SETTINGS = {
 }
 
 
+# a result this long becomes dicts off the event loop (api/offload.py); a shorter one costs less than the hand-off
+OFF_LOOP_ROWS = 256
 COMMON = "common"  # queries every family may run (snapshot pointer, chain health)
 
 
@@ -58,7 +61,10 @@ class QueryBook:
         """Run one query file with server-side parameters; rows as dicts of JSON-ready values."""
         query = self.queries[name]
         result = await client.query(query.text, parameters=query.bind(values))
-        return to_dicts(result.column_names, result.column_types, result.result_rows)
+        rows = result.result_rows
+        if len(rows) < OFF_LOOP_ROWS:
+            return to_dicts(result.column_names, result.column_types, rows)
+        return await off_loop(to_dicts, result.column_names, result.column_types, rows)
 
     async def json(self, client: Any, name: str, values: dict[str, Any]) -> orjson.Fragment:
         """Run one query file; its rows as one JSON array written by the warehouse, embedded as is

@@ -15,9 +15,14 @@ The stack (embedded warehouse, devnet with every chain, the API with one worker 
    alignments, many day counts; it stops at the count or after `--seconds`, whichever is first.
    Meanwhile the worker's RSS is sampled every 20 ms and the cached route is timed again.
 
+Both times the cached route is also timed, in turn, on a second API worker that is not flooded
+(the control): on a small machine the warehouse, wrk and the probe share the cores with the
+flooded worker, and the control's p99 shows what that contention alone costs.
+
 Printed: baseline RSS, peak RSS, the bound (baseline + API_CACHE_MAX_BYTES), peak / bound
 (goal <= 1.2), the flood's answers by kind (2xx, 503 `overloaded`, any other status or socket
-error: goal 0), and the cached route's p99 idle and during the flood (goal: ratio <= 2).
+error: goal 0), the cached route's p99 idle and during the flood (goal: ratio <= 2), the
+control's, and the CPU the worker, the warehouse and the machine used during the flood.
 """
 from __future__ import annotations
 
@@ -36,11 +41,12 @@ import time
 import urllib.request
 from pathlib import Path
 
-from bench.load import ensure_wrk, rss_bytes
+from bench.load import cpu_seconds, ensure_wrk, machine_busy_seconds, rss_bytes
 
 CONNECTIONS = 8
 PROBE_PATH = "/api/stats/protocol"
 PROBE_IDLE_REQUESTS = 1000
+PROBE_WARM_UP = 20  # rounds not counted: the first request of a route computes its answer
 SAMPLE_SECONDS = 0.02
 CODINGS = ("identity", "gzip", "br")
 GOAL_PEAK, GOAL_P99 = 1.2, 2.0
@@ -110,47 +116,61 @@ class Sampler(threading.Thread):
 
 
 class Probe(threading.Thread):
-    """Times sequential keep-alive requests to a cached route until stopped (or `n` of them)."""
+    """Times sequential keep-alive requests to a cached route until stopped (or `n` rounds). A
+    round asks each of `urls` once, in turn, each on its own connection, so they are timed under
+    the same conditions; the first `PROBE_WARM_UP` rounds are not counted."""
 
-    def __init__(self, url: str, n: int | None = None):
+    def __init__(self, urls: list[str], n: int | None = None):
         super().__init__(daemon=True)
-        self.url, self.n = url, n
-        self.times: list[float] = []
+        self.urls, self.n = urls, n
+        self.times: dict[str, list[float]] = {url: [] for url in urls}
         self.failures = 0
         self.done = threading.Event()
 
     def run(self) -> None:
         import urllib3
 
-        http = urllib3.PoolManager(maxsize=1, retries=False, timeout=60)
-        while not self.done.is_set() and (self.n is None or len(self.times) < self.n):
-            t0 = time.perf_counter()
-            r = http.request("GET", self.url)
-            elapsed = time.perf_counter() - t0
-            if r.status != 200 or b'"ok":true' not in r.data[:64]:
-                self.failures += 1
-            self.times.append(elapsed)
+        pools = {url: urllib3.PoolManager(maxsize=1, retries=False, timeout=60) for url in self.urls}
+        rounds = 0
+        while not self.done.is_set() and (self.n is None or rounds < self.n + PROBE_WARM_UP):
+            for url, http in pools.items():
+                t0 = time.perf_counter()
+                r = http.request("GET", url)
+                elapsed = time.perf_counter() - t0
+                if r.status != 200 or b'"ok":true' not in r.data[:64]:
+                    self.failures += 1
+                if rounds >= PROBE_WARM_UP:
+                    self.times[url].append(elapsed)
+            rounds += 1
 
-    def p99(self) -> float:
-        ordered = sorted(self.times)
+    def p99(self, url: str) -> float:
+        ordered = sorted(self.times[url])
         return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else float("nan")
 
 
 def measure(api_url: str, api_pid: int, requests: int, seconds: int, bound_bytes: int | None,
-            codings: tuple[str, ...] = CODINGS) -> dict:
-    """Run the idle probe and the flood against a running one-worker API; print and return the figures."""
+            codings: tuple[str, ...] = CODINGS, warehouse_pid: int | None = None, control_url: str | None = None) -> dict:
+    """Run the idle probe and the flood against a running one-worker API; print and return the figures
+    (with the CPU the worker, the warehouse and the whole machine used during the flood, as cores).
+    `control_url`: another worker of the same API, not flooded, probed in turn with the flooded one:
+    what its p99 does during the flood is what the machine's contention alone costs."""
     binary = ensure_wrk()
     if binary is None:
         raise SystemExit("the flood needs wrk (apt-get install wrk)")
     with urllib.request.urlopen(api_url + "/v1/chains") as r:  # noqa: S310 - the bench's own local API
         chains = [c["chainId"] for c in json.loads(r.read())["data"]]  # the public chains
     pairs = flood_paths(chains, requests, codings)
-    idle = Probe(api_url + PROBE_PATH, PROBE_IDLE_REQUESTS)
+    target, control = api_url + PROBE_PATH, control_url and control_url + PROBE_PATH
+    urls = [target] + ([control] if control else [])
+    idle = Probe(urls, PROBE_IDLE_REQUESTS)
     idle.run()
     baseline = rss_bytes([api_pid])
     bound = baseline + (DEFAULT_BOUND if bound_bytes is None else bound_bytes)
     script = flood_script(pairs)
-    sampler, probe = Sampler(api_pid), Probe(api_url + PROBE_PATH)
+    sampler, probe = Sampler(api_pid), Probe(urls)
+    watched = {"worker": api_pid, **({"warehouse": warehouse_pid} if warehouse_pid else {})}
+    cpu0 = {name: cpu_seconds(pid) for name, pid in watched.items()}
+    busy0 = machine_busy_seconds()
     sampler.start()
     probe.start()
     t0 = time.perf_counter()
@@ -159,6 +179,8 @@ def measure(api_url: str, api_pid: int, requests: int, seconds: int, bound_bytes
                               api_url + "/"], capture_output=True, text=True, check=True).stdout
     finally:
         elapsed = time.perf_counter() - t0
+        cores = {name: (cpu_seconds(pid) - cpu0[name]) / elapsed for name, pid in watched.items()}
+        cores["machine"] = (machine_busy_seconds() - busy0) / elapsed
         probe.done.set()
         sampler.done.set()
         probe.join()
@@ -170,7 +192,7 @@ def measure(api_url: str, api_pid: int, requests: int, seconds: int, bound_bytes
     peak = max(sampler.peak, baseline)
     figures = {"baseline": baseline, "peak": peak, "bound": bound, "peak_over_bound": peak / bound,
                "requests": sum(counts.values()), "seconds": elapsed, **counts, "socket_errors": socket, "errors": errors,
-               "p99_idle": idle.p99(), "p99_flood": probe.p99(), "probe_requests": len(probe.times)}
+               "p99_idle": idle.p99(target), "p99_flood": probe.p99(target), "probe_requests": len(probe.times[target])}
     figures["p99_ratio"] = figures["p99_flood"] / figures["p99_idle"]
     mb = 2**20
     stated = "API_CACHE_MAX_BYTES" if bound_bytes is not None else f"{DEFAULT_BOUND // mb} MiB, not set by this API"
@@ -182,9 +204,18 @@ def measure(api_url: str, api_pid: int, requests: int, seconds: int, bound_bytes
     print(f"  answers: 2xx {counts['ok']:,}, 503 overloaded {counts['overloaded']:,}; errors {errors} (other statuses "
           f"{counts['other']}, socket errors {socket}, cached-route failures {idle.failures + probe.failures}; goal 0)")
     verdict = "met" if figures["p99_ratio"] <= GOAL_P99 else "not met"
-    print(f"  cached {PROBE_PATH} p99: idle {figures['p99_idle'] * 1e3:.2f} ms ({len(idle.times)} requests), during the "
-          f"flood {figures['p99_flood'] * 1e3:.2f} ms ({len(probe.times)} requests): {figures['p99_ratio']:.2f} x "
-          f"(goal <= {GOAL_P99}: {verdict})", flush=True)
+    print(f"  cached {PROBE_PATH} p99: idle {figures['p99_idle'] * 1e3:.2f} ms ({len(idle.times[target])} requests), during the "
+          f"flood {figures['p99_flood'] * 1e3:.2f} ms ({len(probe.times[target])} requests): {figures['p99_ratio']:.2f} x "
+          f"(goal <= {GOAL_P99}: {verdict})")
+    if control:
+        figures["control_p99_idle"], figures["control_p99_flood"] = idle.p99(control), probe.p99(control)
+        print(f"  the same route on a second worker, not flooded, probed in turn: p99 idle "
+              f"{figures['control_p99_idle'] * 1e3:.2f} ms, during the flood {figures['control_p99_flood'] * 1e3:.2f} ms "
+              f"({figures['control_p99_flood'] / figures['control_p99_idle']:.2f} x: the machine's contention); flooded / "
+              f"not flooded during the flood: {figures['p99_flood'] / figures['control_p99_flood']:.2f} x")
+    figures["cores"] = cores
+    print(f"  CPU during the flood, in cores of {os.cpu_count()}: "
+          + ", ".join(f"{name} {used:.2f}" for name, used in cores.items()) + " (machine: every process on it)", flush=True)
     return figures
 
 
@@ -204,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging("WARNING")
     work = args.keep.resolve() if args.keep else Path(tempfile.mkdtemp(prefix="ve-flood-"))
     work.mkdir(parents=True, exist_ok=True)
-    ports = {name: free_port() for name in ("warehouse", "devnet", "api")}
+    ports = {name: free_port() for name in ("warehouse", "devnet", "api", "control")}
     env = {"VEA_DATA_DIR": str(work), "WAREHOUSE_PORT": str(ports["warehouse"]), "DEVNET_PORT": str(ports["devnet"]),
            "DEVNET_HISTORY_DAYS": str(args.days), "SNAPSHOT_PARTITION_DAYS": str(args.days + 2),
            "DAGSTER_HOME": str(work / "dagster"), "DEVNET_DATA_DIR": str(work), "LOG_LEVEL": "WARNING",
@@ -240,8 +271,11 @@ def main(argv: list[str] | None = None) -> int:
             marker.touch()
         api = start("api", cli("api", "--port", str(ports["api"]), "--families", "stats,v1"),
                     f"http://127.0.0.1:{ports['api']}/api/stats/openapi.json")
+        start("control", cli("api", "--port", str(ports["control"]), "--families", "stats"),
+              f"http://127.0.0.1:{ports['control']}/api/stats/openapi.json")
         measure(f"http://127.0.0.1:{ports['api']}", api.proc.pid, args.requests, args.seconds,
-                getattr(getattr(settings, "api_limits", None), "cache_max_bytes", None), tuple(args.codings.split(",")))
+                getattr(getattr(settings, "api_limits", None), "cache_max_bytes", None), tuple(args.codings.split(",")),
+                warehouse_pid=services[0].proc.pid, control_url=f"http://127.0.0.1:{ports['control']}")
     finally:
         for svc in reversed(services):
             svc.stop()

@@ -17,6 +17,7 @@ query per route, parameters, snapshot and worker).
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import statistics
@@ -123,6 +124,22 @@ def rss_bytes(pids: list[int]) -> int:
         total += int(m.group(1)) * 1024 if m else 0
         todo.extend(int(c) for c in children)
     return total
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (its threads; not its children's)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds every core of the machine spent busy (all processes, not only this bench's)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + (values[4] if len(values) > 4 else 0)  # idle + iowait
+    return (sum(values[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def _soak_script(paths: list[tuple[str, dict[str, str]]]) -> Path:

@@ -12,20 +12,18 @@ is named in `missingChainIds` when its value is missing; a total no chain has a 
 """
 from __future__ import annotations
 
+import time
 from typing import Any, Iterable
 
-from ..cache import Cache
 from ..coverage import FRESH
-from ...core.epochs import HOUR, iso
-
-# Span ends are whole hours that recur across chains, periods and requests: printed once each,
-# kept in the worker's byte-bounded store (api/cache.py).
-_STAMPS = Cache("stamps")
+from ...core.epochs import HOUR
 
 
 def stamp(unix: int) -> str:
-    """`iso(unix)`, memoized."""
-    return _STAMPS.memo(unix, lambda: iso(unix))
+    """`core.epochs.iso(unix)` of whole seconds, in a third of its time. Not memoized: long series
+    are printed off the event loop (api/offload.py), where a shared memo's lock would make the
+    loop wait for a thread that holds it."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(unix))
 
 ANCHOR = "latest_completed_hour"  # where a chain's spans end (core.windows names it the same)
 BEFORE_FIRST_ACTIVITY = "before_first_market_activity"  # the span ends before the chain's market began
