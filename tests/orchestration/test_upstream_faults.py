@@ -149,13 +149,18 @@ def failure_line(faults: FaultStack, at: int) -> str:
     return lines.pop()
 
 
-def test_a_hung_chain_fails_fast_with_its_cause_while_another_chain_publishes(faults):
-    at = faults.next_boundary()
-    faults.fault(FAULTY, "hung")
+def run_faulted(faults, settings: Settings, at: int, mode: str, **extra) -> dict:
+    """`run_both` with the faulty chain's upstream in `mode` (cleared after): the faulty run's outcome."""
+    faults.fault(FAULTY, mode, **extra)
     try:
-        outcome, _ = run_both(faults.settings, at)
+        return run_both(settings, at)[0]
     finally:
         faults.fault(FAULTY, "ok")
+
+
+def test_a_hung_chain_fails_fast_with_its_cause_while_another_chain_publishes(faults):
+    at = faults.next_boundary()
+    outcome = run_faulted(faults, faults.settings, at, "hung")
     assert outcome["status"] == "FAILURE" and outcome["seconds"] < HUNG_BOUND_SECONDS, outcome
     faults.assert_published_as_truth(HEALTHY, at)
     rpc = faults.settings.chain(FAULTY).rpc_url
@@ -175,11 +180,7 @@ def test_a_hung_chain_fails_fast_with_its_cause_while_another_chain_publishes(fa
 
 def test_an_erroring_chain_fails_fast_with_one_cause_while_another_chain_publishes(faults):
     at = faults.next_boundary()
-    faults.fault(FAULTY, "error", status=500)
-    try:
-        outcome, _ = run_both(faults.settings, at)
-    finally:
-        faults.fault(FAULTY, "ok")
+    outcome = run_faulted(faults, faults.settings, at, "error", status=500)
     assert outcome["status"] == "FAILURE" and outcome["seconds"] < ERROR_BOUND_SECONDS, outcome
     faults.assert_published_as_truth(HEALTHY, at)
     rpc = faults.settings.chain(FAULTY).rpc_url
@@ -193,11 +194,7 @@ def test_a_slow_chain_within_the_timeout_publishes(faults):
     at = faults.next_boundary()
     # requests take 0.5 s against a 2 s timeout: slow, not dead
     settings = dataclasses.replace(faults.settings, run_limits=RunLimits(upstream_timeout_seconds=2.0))
-    faults.fault(FAULTY, "slow", delayMs=500)
-    try:
-        outcome, _ = run_both(settings, at)
-    finally:
-        faults.fault(FAULTY, "ok")
+    outcome = run_faulted(faults, settings, at, "slow", delayMs=500)
     assert outcome["status"] == "SUCCESS" and not outcome["step_errors"], outcome
     faults.assert_published_as_truth(FAULTY, at)
     faults.assert_published_as_truth(HEALTHY, at)
