@@ -1,27 +1,36 @@
 """Flood bench: one API worker flooded with distinct large answers, its resident memory against
-its stated bound, and what the flood costs a cached route.
+its stated bound, its admission gate past its limit, and what both cost cached answers.
 
-    python -m bench.flood [--days 2] [--requests 4400] [--seconds 240] [--codings identity,gzip,br] [--keep DIR]
+    python -m bench.flood [--days 2] [--requests 4400] [--seconds 240] [--codings identity,gzip,br]
+                          [--layout separate|shared] [--keep DIR]
 
 The stack (embedded warehouse, devnet with every chain, the API with one worker serving
 /api/stats and /v1) starts on free loopback ports; its history is backfilled through Dagster
 (`--keep DIR` keeps the backfilled data in DIR and reuses it on the next run). Then:
 
-1. idle: the p99 of a cached route (`/api/stats/protocol`, sequential keep-alive requests), and
-   the worker's baseline resident memory after it;
+1. idle: the p99 of a cached route and of a 304 (`/api/stats/protocol`, keep-alive requests paced
+   at 200 a second), and the worker's baseline resident memory (with its compute child) after it;
 2. flood: wrk (one thread, 8 connections) sends each of `--requests` distinct paths once,
    cycling identity, gzip and br Accept-Encoding: `/api/stats/protocol/history?days=1..365`,
    `/v1/protocol/history` and `/v1/protocol/daily` over every subset of the public chains, both
    alignments, many day counts; it stops at the count or after `--seconds`, whichever is first.
-   Meanwhile the worker's RSS is sampled every 20 ms and the cached route is timed again.
+   Meanwhile the worker's RSS is sampled every 20 ms and the cached route and the 304 are timed;
+3. overload: wrk sends 3,000 more distinct paths over 16 connections more than the worker's gate
+   admits (API_WAREHOUSE_CONCURRENCY + API_WAREHOUSE_QUEUE), ignoring Retry-After as a hostile
+   client would, for at most 20 s; the cached route and the 304 are timed again.
 
-Both times the cached route is also timed, in turn, on a second API worker that is not flooded
-(the control): on a small machine the warehouse, wrk and the probe share the cores with the
-flooded worker, and the control's p99 shows what that contention alone costs.
+Throughout, the cached route is also timed, in turn, on a second API worker that is not flooded
+(the control): its p99 shows what the machine's contention alone costs.
+
+Layout (`--layout`): in production the warehouse runs on hosts of its own; on the bench machine
+`separate` (the default with 2 cores or more) gives the first core to the flooded worker, its
+compute child (api/compute_process.py), the control and the probe, and the other cores to the
+warehouse, the devnet and wrk. `shared` leaves every process on every core, where the warehouse's
+threads and wrk compete with the API for the same two cores.
 
 Printed: baseline RSS, peak RSS, the bound (baseline + API_CACHE_MAX_BYTES), peak / bound
-(goal <= 1.2), the flood's answers by kind (2xx, 503 `overloaded`, any other status or socket
-error: goal 0), the cached route's p99 idle and during the flood (goal: ratio <= 2), the
+(goal <= 1.2), each phase's answers by kind (2xx, 503 `overloaded`, any other status or socket
+error: goal 0), each p99 idle, during the flood and during the overload (goal: ratio <= 2), the
 control's, and the CPU the worker, the warehouse and the machine used during the flood.
 """
 from __future__ import annotations
@@ -33,19 +42,24 @@ import os
 import random
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from bench.load import cpu_seconds, ensure_wrk, machine_busy_seconds, rss_bytes
+from bench.load import cpu_seconds, descendants, ensure_wrk, machine_busy_seconds, rss_bytes
 
 CONNECTIONS = 8
+OVERLOAD_REQUESTS, OVERLOAD_SECONDS = 3000, 20  # the overload phase: distinct answers, time limit
+OVERLOAD_EXTRA = 16  # connections beyond what the gate admits
 PROBE_PATH = "/api/stats/protocol"
 PROBE_IDLE_REQUESTS = 1000
+PROBE_PACE = 0.005  # seconds between rounds: 200 per second per probed worker
 PROBE_WARM_UP = 20  # rounds not counted: the first request of a route computes its answer
 SAMPLE_SECONDS = 0.02
 CODINGS = ("identity", "gzip", "br")
@@ -116,107 +130,205 @@ class Sampler(threading.Thread):
 
 
 class Probe(threading.Thread):
-    """Times sequential keep-alive requests to a cached route until stopped (or `n` rounds). A
-    round asks each of `urls` once, in turn, each on its own connection, so they are timed under
-    the same conditions; the first `PROBE_WARM_UP` rounds are not counted."""
+    """Times keep-alive requests to cached answers, paced at one round every `PROBE_PACE` seconds,
+    until stopped (or `n` rounds). `targets`: name -> (URL, If-None-Match or None); a round asks
+    each once, in turn, each on its own connection, so they are timed under the same conditions.
+    The pace keeps the probe from being a load of its own (a closed loop would take a core of a
+    small machine and time its own contention); the first `PROBE_WARM_UP` rounds are not counted.
+    A raw socket keeps the client's own cost small."""
 
-    def __init__(self, urls: list[str], n: int | None = None):
+    def __init__(self, targets: dict[str, tuple[str, str | None]], n: int | None = None):
         super().__init__(daemon=True)
-        self.urls, self.n = urls, n
-        self.times: dict[str, list[float]] = {url: [] for url in urls}
+        self.targets, self.n = targets, n
+        self.times: dict[str, list[float]] = {name: [] for name in targets}
         self.failures = 0
         self.done = threading.Event()
 
     def run(self) -> None:
-        import urllib3
-
-        pools = {url: urllib3.PoolManager(maxsize=1, retries=False, timeout=60) for url in self.urls}
-        rounds = 0
+        clients = {name: _KeepAlive(url, etag) for name, (url, etag) in self.targets.items()}
+        rounds, due = 0, time.perf_counter()
         while not self.done.is_set() and (self.n is None or rounds < self.n + PROBE_WARM_UP):
-            for url, http in pools.items():
+            for name, client in clients.items():
                 t0 = time.perf_counter()
-                r = http.request("GET", url)
+                status, body = client.get()
                 elapsed = time.perf_counter() - t0
-                if r.status != 200 or b'"ok":true' not in r.data[:64]:
+                if status != (304 if client.etag else 200) or (status == 200 and b'"ok":true' not in body[:64]):
                     self.failures += 1
                 if rounds >= PROBE_WARM_UP:
-                    self.times[url].append(elapsed)
+                    self.times[name].append(elapsed)
             rounds += 1
+            due += PROBE_PACE
+            time.sleep(max(0.0, due - time.perf_counter()))
+        for client in clients.values():
+            client.close()
 
-    def p99(self, url: str) -> float:
-        ordered = sorted(self.times[url])
+    def p99(self, name: str) -> float:
+        ordered = sorted(self.times[name])
         return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else float("nan")
 
 
+class _KeepAlive:
+    """One keep-alive HTTP/1.1 connection sending the same GET (identity coding) again and again."""
+
+    def __init__(self, url: str, etag: str | None = None):
+        parsed = urllib.parse.urlsplit(url)
+        self.address, self.etag = (parsed.hostname, parsed.port), etag
+        target = parsed.path + (f"?{parsed.query}" if parsed.query else "")
+        conditional = f"If-None-Match: {etag}\r\n" if etag else ""
+        self.request = f"GET {target} HTTP/1.1\r\nHost: {parsed.netloc}\r\nAccept-Encoding: identity\r\n{conditional}\r\n".encode()
+        self.sock: socket.socket | None = None
+
+    def get(self) -> tuple[int, bytes]:
+        if self.sock is None:
+            self.sock = socket.create_connection(self.address, timeout=60)
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock.sendall(self.request)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            data += self._recv()
+        head, body = data.split(b"\r\n\r\n", 1)
+        status = int(head.split(b" ", 2)[1])
+        length = re.search(rb"(?i)\r\ncontent-length:\s*(\d+)", head)
+        while status != 304 and len(body) < int(length.group(1)):
+            body += self._recv()
+        return status, body
+
+    def _recv(self) -> bytes:
+        chunk = self.sock.recv(1 << 16)
+        if not chunk:
+            raise ConnectionError("the API closed a keep-alive connection")
+        return chunk
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+
+
+def pin(pids: list[int], cores: set[int]) -> None:
+    """Every thread of the processes and their descendants on `cores`."""
+    for pid in descendants(pids):
+        for task in Path(f"/proc/{pid}/task").iterdir() if Path(f"/proc/{pid}/task").exists() else ():
+            try:
+                os.sched_setaffinity(int(task.name), cores)
+            except OSError:
+                pass  # a thread that ended meanwhile
+
+
+def run_wrk(binary: str, url: str, pairs: list[tuple[str, str]], connections: int, seconds: int,
+            cores: set[int] | None) -> dict[str, int]:
+    """wrk sending each pair once over `connections` (stopping at the count or after `seconds`);
+    its answers by kind and its socket errors."""
+    script = flood_script(pairs)
+    taskset = ["taskset", "-c", ",".join(map(str, sorted(cores)))] if cores else []
+    try:
+        out = subprocess.run([*taskset, binary, "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "60s", "-s",
+                              str(script), url + "/"], capture_output=True, text=True, check=True).stdout
+    finally:
+        script.unlink(missing_ok=True)
+    found = re.search(r"FLOOD ok=(\d+) overloaded=(\d+) other=(\d+)", out).groups()
+    counts = dict(zip(("ok", "overloaded", "other"), map(int, found)))
+    counts["socket"] = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
+    return counts
+
+
 def measure(api_url: str, api_pid: int, requests: int, seconds: int, bound_bytes: int | None,
-            codings: tuple[str, ...] = CODINGS, warehouse_pid: int | None = None, control_url: str | None = None) -> dict:
-    """Run the idle probe and the flood against a running one-worker API; print and return the figures
-    (with the CPU the worker, the warehouse and the whole machine used during the flood, as cores).
+            codings: tuple[str, ...] = CODINGS, warehouse_pid: int | None = None, control_url: str | None = None,
+            load_cores: set[int] | None = None, gate: int = 36) -> dict:
+    """Run the idle probe, the flood and the overload against a running one-worker API whose gate
+    admits `gate` computations (running and waiting); print and return the figures (with the CPU
+    the worker, the warehouse and the whole machine used during the flood, as cores).
     `control_url`: another worker of the same API, not flooded, probed in turn with the flooded one:
-    what its p99 does during the flood is what the machine's contention alone costs."""
+    what its p99 does meanwhile is what the machine's contention alone costs."""
     binary = ensure_wrk()
     if binary is None:
         raise SystemExit("the flood needs wrk (apt-get install wrk)")
     with urllib.request.urlopen(api_url + "/v1/chains") as r:  # noqa: S310 - the bench's own local API
         chains = [c["chainId"] for c in json.loads(r.read())["data"]]  # the public chains
-    pairs = flood_paths(chains, requests, codings)
-    target, control = api_url + PROBE_PATH, control_url and control_url + PROBE_PATH
-    urls = [target] + ([control] if control else [])
-    idle = Probe(urls, PROBE_IDLE_REQUESTS)
+    with urllib.request.urlopen(api_url + PROBE_PATH) as r:  # noqa: S310
+        etag = r.headers["ETag"]
+    pairs = flood_paths(chains, requests + OVERLOAD_REQUESTS, codings)
+    flood_pairs, overload_pairs = pairs[:requests], pairs[requests:]
+    targets = {"cached": (api_url + PROBE_PATH, None), "304": (api_url + PROBE_PATH, etag)}
+    if control_url:
+        targets["control"] = (control_url + PROBE_PATH, None)
+    idle = Probe(targets, PROBE_IDLE_REQUESTS)
     idle.run()
     baseline = rss_bytes([api_pid])
     bound = baseline + (DEFAULT_BOUND if bound_bytes is None else bound_bytes)
-    script = flood_script(pairs)
-    sampler, probe = Sampler(api_pid), Probe(urls)
+    sampler, probe = Sampler(api_pid), Probe(targets)
     watched = {"worker": api_pid, **({"warehouse": warehouse_pid} if warehouse_pid else {})}
-    cpu0 = {name: cpu_seconds(pid) for name, pid in watched.items()}
+
+    def cpu(pid: int) -> float:
+        return sum(cpu_seconds(p) for p in descendants([pid]))
+
+    cpu0 = {name: cpu(pid) for name, pid in watched.items()}
     busy0 = machine_busy_seconds()
     sampler.start()
     probe.start()
     t0 = time.perf_counter()
     try:
-        out = subprocess.run([binary, "-t1", f"-c{CONNECTIONS}", f"-d{seconds}s", "--timeout", "60s", "-s", str(script),
-                              api_url + "/"], capture_output=True, text=True, check=True).stdout
+        counts = run_wrk(binary, api_url, flood_pairs, CONNECTIONS, seconds, load_cores)
     finally:
         elapsed = time.perf_counter() - t0
-        cores = {name: (cpu_seconds(pid) - cpu0[name]) / elapsed for name, pid in watched.items()}
+        cores = {name: (cpu(pid) - cpu0[name]) / elapsed for name, pid in watched.items()}
         cores["machine"] = (machine_busy_seconds() - busy0) / elapsed
         probe.done.set()
         sampler.done.set()
         probe.join()
         sampler.join()
-        script.unlink(missing_ok=True)
-    counts = dict(zip(("ok", "overloaded", "other"), map(int, re.search(r"FLOOD ok=(\d+) overloaded=(\d+) other=(\d+)", out).groups())))
-    socket = sum(int(n) for n in re.findall(r"(?:connect|read|write|timeout) (\d+)", out))
-    errors = counts["other"] + socket + idle.failures + probe.failures
+    # past the gate: more connections asking distinct uncached answers than it admits
+    overload_probe = Probe(targets)
+    overload_probe.start()
+    try:
+        overload = run_wrk(binary, api_url, overload_pairs, gate + OVERLOAD_EXTRA, OVERLOAD_SECONDS, load_cores)
+    finally:
+        overload_probe.done.set()
+        overload_probe.join()
+    failures = idle.failures + probe.failures + overload_probe.failures
+    errors = counts["other"] + counts["socket"] + overload["other"] + overload["socket"] + failures
     peak = max(sampler.peak, baseline)
+    phases = (("idle", idle), ("flood", probe), ("overload", overload_probe))
+    p99 = {phase: {name: p.p99(name) for name in targets} for phase, p in phases}
     figures = {"baseline": baseline, "peak": peak, "bound": bound, "peak_over_bound": peak / bound,
-               "requests": sum(counts.values()), "seconds": elapsed, **counts, "socket_errors": socket, "errors": errors,
-               "p99_idle": idle.p99(target), "p99_flood": probe.p99(target), "probe_requests": len(probe.times[target])}
-    figures["p99_ratio"] = figures["p99_flood"] / figures["p99_idle"]
+               "requests": counts["ok"] + counts["overloaded"] + counts["other"], "seconds": elapsed, **counts,
+               "errors": errors, "overload": overload, "cores": cores, "p99": p99}
     mb = 2**20
     stated = "API_CACHE_MAX_BYTES" if bound_bytes is not None else f"{DEFAULT_BOUND // mb} MiB, not set by this API"
     print(f"\nflood: {figures['requests']:,} of {requests:,} distinct large answers in {elapsed:.1f} s (wrk -t1 "
           f"-c{CONNECTIONS}, cap {seconds} s; {', '.join(codings)} in turn), {sampler.samples:,} RSS samples")
-    print(f"  worker RSS baseline {baseline / mb:8.1f} MB, peak {peak / mb:8.1f} MB, bound {bound / mb:8.1f} MB "
-          f"(baseline + {(bound - baseline) / mb:.0f} MB, {stated}): peak/bound {figures['peak_over_bound']:.2f} "
-          f"(goal <= {GOAL_PEAK}: {'met' if figures['peak_over_bound'] <= GOAL_PEAK else 'not met'})")
-    print(f"  answers: 2xx {counts['ok']:,}, 503 overloaded {counts['overloaded']:,}; errors {errors} (other statuses "
-          f"{counts['other']}, socket errors {socket}, cached-route failures {idle.failures + probe.failures}; goal 0)")
-    verdict = "met" if figures["p99_ratio"] <= GOAL_P99 else "not met"
-    print(f"  cached {PROBE_PATH} p99: idle {figures['p99_idle'] * 1e3:.2f} ms ({len(idle.times[target])} requests), during the "
-          f"flood {figures['p99_flood'] * 1e3:.2f} ms ({len(probe.times[target])} requests): {figures['p99_ratio']:.2f} x "
-          f"(goal <= {GOAL_P99}: {verdict})")
-    if control:
-        figures["control_p99_idle"], figures["control_p99_flood"] = idle.p99(control), probe.p99(control)
-        print(f"  the same route on a second worker, not flooded, probed in turn: p99 idle "
-              f"{figures['control_p99_idle'] * 1e3:.2f} ms, during the flood {figures['control_p99_flood'] * 1e3:.2f} ms "
-              f"({figures['control_p99_flood'] / figures['control_p99_idle']:.2f} x: the machine's contention); flooded / "
-              f"not flooded during the flood: {figures['p99_flood'] / figures['control_p99_flood']:.2f} x")
-    figures["cores"] = cores
+    print(f"  worker RSS (with its compute child) baseline {baseline / mb:.1f} MB, peak {peak / mb:.1f} MB, bound "
+          f"{bound / mb:.1f} MB (baseline + {(bound - baseline) / mb:.0f} MB, {stated}): peak/bound "
+          f"{figures['peak_over_bound']:.2f} (goal <= {GOAL_PEAK}: {'met' if figures['peak_over_bound'] <= GOAL_PEAK else 'not met'})")
+    print(f"  answers: 2xx {counts['ok']:,}, 503 overloaded {counts['overloaded']:,}; other statuses {counts['other']}, "
+          f"socket errors {counts['socket']}")
+    asked = overload["ok"] + overload["overloaded"] + overload["other"]
+    print(f"overload: {asked:,} distinct uncached answers asked over {gate + OVERLOAD_EXTRA} connections for at most "
+          f"{OVERLOAD_SECONDS} s (the gate admits {gate}): 2xx {overload['ok']:,}, 503 overloaded {overload['overloaded']:,}; "
+          f"other statuses {overload['other']}, socket errors {overload['socket']}")
+    print(f"errors in all: {errors} (cached-route failures {failures}; goal 0)")
+    names = {"cached": f"cached {PROBE_PATH}", "304": f"304 {PROBE_PATH}", "control": "cached, a second worker not flooded"}
+    for name in targets:
+        ratios = [p99[phase][name] / p99["idle"][name] for phase in ("flood", "overload")]
+        goal = "" if name == "control" else f" (goal <= {GOAL_P99}: {'met' if max(ratios) <= GOAL_P99 else 'not met'})"
+        print(f"  {names[name]:<36} p99 idle {p99['idle'][name] * 1e3:6.2f} ms, flood {p99['flood'][name] * 1e3:6.2f} ms "
+              f"({ratios[0]:.2f} x), overload {p99['overload'][name] * 1e3:6.2f} ms ({ratios[1]:.2f} x){goal}")
+    if control_url:
+        print(f"  flooded / not flooded worker, cached p99: {p99['flood']['cached'] / p99['flood']['control']:.2f} x during the "
+              f"flood, {p99['overload']['cached'] / p99['overload']['control']:.2f} x during the overload (the control's own "
+              f"ratios are the machine's contention)")
     print(f"  CPU during the flood, in cores of {os.cpu_count()}: "
-          + ", ".join(f"{name} {used:.2f}" for name, used in cores.items()) + " (machine: every process on it)", flush=True)
+          + ", ".join(f"{name} {used:.2f}" for name, used in cores.items())
+          + " (worker: with its compute child; machine: every process on it)", flush=True)
     return figures
+
+
+def wait_for_children(pid: int, seconds: float = 60) -> None:
+    """Until the API worker has started its compute child (API_COMPUTE_PROCESS=0: not at all)."""
+    if os.environ.get("API_COMPUTE_PROCESS", "1") == "0":
+        return
+    deadline = time.monotonic() + seconds
+    while len(descendants([pid])) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--requests", type=int, default=4400, help="distinct requests of the flood (default 4,400)")
     ap.add_argument("--seconds", type=int, default=240, help="the flood's time limit (default 240)")
     ap.add_argument("--codings", default=",".join(CODINGS), help="Accept-Encoding values sent in turn (default identity,gzip,br)")
+    ap.add_argument("--layout", choices=("separate", "shared"), default="separate" if (os.cpu_count() or 1) >= 2 else "shared",
+                    help="separate: the API on the first core, the warehouse, devnet and wrk on the others (default "
+                         "with 2 cores or more); shared: every process on every core")
     ap.add_argument("--keep", type=Path, help="keep the backfilled stack's data here and reuse it on the next run")
     args = ap.parse_args(argv)
 
@@ -273,9 +388,18 @@ def main(argv: list[str] | None = None) -> int:
                     f"http://127.0.0.1:{ports['api']}/api/stats/openapi.json")
         start("control", cli("api", "--port", str(ports["control"]), "--families", "stats"),
               f"http://127.0.0.1:{ports['control']}/api/stats/openapi.json")
+        load_cores = None
+        if args.layout == "separate":
+            api_cores, load_cores = {0}, set(range(1, os.cpu_count() or 2))
+            wait_for_children(api.proc.pid)
+            pin([svc.proc.pid for svc in services if svc.name in ("api", "control")] + [os.getpid()], api_cores)
+            pin([svc.proc.pid for svc in services if svc.name not in ("api", "control")], load_cores)
+            print(f"layout: API worker, its compute child, the control and the probe on core 0; warehouse, devnet and "
+                  f"wrk on cores {min(load_cores)}-{max(load_cores)}", flush=True)
         measure(f"http://127.0.0.1:{ports['api']}", api.proc.pid, args.requests, args.seconds,
                 getattr(getattr(settings, "api_limits", None), "cache_max_bytes", None), tuple(args.codings.split(",")),
-                warehouse_pid=services[0].proc.pid, control_url=f"http://127.0.0.1:{ports['control']}")
+                warehouse_pid=services[0].proc.pid, control_url=f"http://127.0.0.1:{ports['control']}", load_cores=load_cores,
+                gate=settings.api_limits.warehouse_concurrency + settings.api_limits.warehouse_queue)
     finally:
         for svc in reversed(services):
             svc.stop()

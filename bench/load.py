@@ -107,22 +107,31 @@ def log_size(path: Path | None) -> int:
     return path.stat().st_size if path is not None and path.exists() else 0
 
 
-def rss_bytes(pids: list[int]) -> int:
-    """Resident memory of the processes and all their descendants."""
-    seen, todo, total = set(), list(pids), 0
+def descendants(pids: list[int]) -> list[int]:
+    """The processes and all their descendants (those still running)."""
+    seen, todo = [], list(pids)
     while todo:
         pid = todo.pop()
         if pid in seen:
             continue
-        seen.add(pid)
         try:
-            status = Path(f"/proc/{pid}/status").read_text()
             children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
         except OSError:
             continue
-        m = re.search(r"VmRSS:\s+(\d+) kB", status)
-        total += int(m.group(1)) * 1024 if m else 0
+        seen.append(pid)
         todo.extend(int(c) for c in children)
+    return seen
+
+
+def rss_bytes(pids: list[int]) -> int:
+    """Resident memory of the processes and all their descendants."""
+    total = 0
+    for pid in descendants(pids):
+        try:
+            m = re.search(r"VmRSS:\s+(\d+) kB", Path(f"/proc/{pid}/status").read_text())
+        except OSError:
+            continue
+        total += int(m.group(1)) * 1024 if m else 0
     return total
 
 
