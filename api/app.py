@@ -20,9 +20,10 @@ from sanic import Request, Sanic
 from sanic.exceptions import SanicException
 
 from .admission import Gate
-from .allocator import tune_allocator
 from .cache import STORE, Cache
+from .catalog import openapi_path
 from .compression import Encodings
+from .compute_process import ComputeProcess
 from .coverage import Coverages
 from .cron import cron_blueprint
 from .cursors import codec_for
@@ -30,8 +31,9 @@ from .curation import CURATION_DOCUMENT, LATEST_CURATION, CurationFollower
 from .discovery import discovery_blueprint
 from .envelope import ALLOWED_METHODS, error_response, status_code_name
 from .errors import ApiError
-from .offload import tune_switching
+from .offload import configure as configure_offload
 from .pipeline import blueprint, log_failure
+from .process_tuning import freeze_startup_objects, tune_allocator
 from .routes import INTERNAL_ERROR, Family, warehouse_client
 from .ratelimit import RateLimiter
 from .snapshots import LATEST_SNAPSHOTS, LATEST_VALUATIONS, SnapshotPointer
@@ -58,7 +60,10 @@ def load_family(name: str) -> Family:
     return getattr(importlib.import_module(module), attribute)
 
 
-def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name: str = "analytics_api") -> Sanic:
+def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name: str = "analytics_api",
+               compute_child: bool = False) -> Sanic:
+    """`compute_child`: the app a worker's compute child serves (api/compute_process.py): no rate
+    limit and no child of its own."""
     app = Sanic(name, dumps=orjson.dumps, configure_logging=False)  # core.logs formats every line
     app.config.MOTD = False
     app.config.REQUEST_MAX_HEADER_SIZE = REQUEST_HEAD_LIMIT
@@ -68,8 +73,9 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
     app.ctx.settings = settings
     app.ctx.families = loaded
     limits = settings.api_limits
-    tune_allocator()  # so evicted answers give their memory back (api/allocator.py)
-    tune_switching()  # so the event loop gets the GIL back quickly from off-loop steps (api/offload.py)
+    tune_allocator()  # so evicted answers give their memory back (api/process_tuning.py)
+    # the event loop gets the GIL back quickly from off-loop steps, and the CPU ahead of them (api/offload.py)
+    configure_offload(limits.compute_nice)
     # every cache and memo of this worker shares one byte bound (api/cache.py); a worker is a process
     STORE.bound(limits.cache_max_bytes)
     app.ctx.cache = Cache("responses")  # per-snapshot answers, as first sent
@@ -81,6 +87,10 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
     app.ctx.chain_readers = {}  # chain id -> ChainReader (RequestContext.chain_reader)
     app.ctx.client = None
     app.ctx.client_lock = asyncio.Lock()
+    # uncached answers computed in a child process, so their Python does not pause cached ones
+    app.ctx.computer = None
+    if limits.compute_process and not compute_child:
+        app.ctx.computer = ComputeProcess(settings, tuple(f.name for f in loaded), openapi_path(loaded[0]))
 
     async def connect() -> Any:
         from ..warehouse.client import API, get_async_client
@@ -105,7 +115,8 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
         app.ctx.cursors = codec_for(settings.cursor_secrets)
 
     for family in loaded:
-        limiter = RateLimiter(settings.vault_api_rate_per_second, settings.vault_api_rate_burst) if family.rate_limited else None
+        limited = family.rate_limited and not compute_child
+        limiter = RateLimiter(settings.vault_api_rate_per_second, settings.vault_api_rate_burst) if limited else None
         app.blueprint(blueprint(family, QueryBook(family.name), limiter))
     app.blueprint(discovery_blueprint(loaded, settings))
     app.blueprint(cron_blueprint(settings))  # internal; in no public discovery document
@@ -119,6 +130,10 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
 
     @app.after_server_start
     async def follow_snapshots(app: Sanic) -> None:
+        if app.ctx.computer is not None:
+            await app.ctx.computer.start()
+        # what is alive now lives as long as the worker: no full collection walks it again
+        freeze_startup_objects()
         if serves_snapshots:
             app.ctx.snapshot_follower = asyncio.ensure_future(app.ctx.snapshots.run(lambda: warehouse_client(app)))
 
@@ -130,6 +145,8 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
 
     @app.after_server_stop
     async def close_client(app: Sanic) -> None:
+        if app.ctx.computer is not None:
+            await app.ctx.computer.stop()
         client, app.ctx.client = app.ctx.client, None
         if client is not None:
             await client.close()

@@ -161,6 +161,10 @@ class Cache:
         self.store = store if store is not None else Store(clock=clock) if clock is not None else STORE
         self._inflight: dict[Hashable, asyncio.Task] = {}  # bounded by the admission gate (api/admission.py)
 
+    def computing(self, key: Hashable) -> bool:
+        """Whether a computation of `key` is in flight (a caller of `get` would join it)."""
+        return key in self._inflight
+
     def peek(self, key: Hashable) -> Any | None:
         """The fresh value of `key`, or None."""
         return self.store.get((self.name, key))

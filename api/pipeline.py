@@ -4,7 +4,8 @@
     successful snapshot (snapshot routes; the worker's pointer), or on a multichain route the
     coverage of the chains it selects (api/coverage.py) -> If-None-Match: 304 ->
     per-snapshot cache hit, else (admitted by the worker's gate, api/admission.py, or 503
-    `overloaded`) handler (one data query) -> envelope -> content coding
+    `overloaded`) handler (one data query; in the worker's compute child, api/compute_process.py)
+    -> envelope -> content coding
     (api/compression.py; a cached answer's header block is encoded once, api/prepared.py)
 
 GET and HEAD run the same pipeline (a HEAD answer is the GET's without its body); OPTIONS is
@@ -21,9 +22,12 @@ from sanic import Blueprint, Request, Sanic
 from sanic.response import HTTPResponse
 
 from . import coverage
+from .admission import OVERLOADED
 from .cache import Cache
 from .compression import negotiated, variant_headers
+from .compute_process import relayed_headers
 from .envelope import (
+    CURATION_HEADER,
     JSON,
     error_response,
     etag_matches,
@@ -44,6 +48,15 @@ from ..core import clock
 log = logging.getLogger("api")
 
 Basis = Snapshot | coverage.Coverage  # what a snapshot route's answer rests on: its cache key and ETag
+BASIS_HEADERS = ("etag", CURATION_HEADER)  # a forwarded answer rests on the worker's basis when these agree
+
+
+class Relayed(Exception):
+    """A forwarded computation answered other than 200: sent as the compute child wrote it."""
+
+    def __init__(self, status: int, body: bytes, headers: dict[str, str]):
+        super().__init__(status)
+        self.status, self.body, self.headers = status, body, headers
 
 
 def _one_line(exc: BaseException) -> str:
@@ -135,10 +148,10 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
             params, params_key = parse(request, path_args)
             if not route.snapshot:
                 if not memo_key:
-                    answer = await compute(app, dict(params), None)
+                    answer = await compute(app, dict(params), None, request.raw_url)
                     return json_response(answer.body, 200, static_headers)
                 key = (*memo_key, params_key)
-                answer = await app.ctx.memo.get(key, cache_seconds, lambda: compute(app, dict(params), None))
+                answer = await app.ctx.memo.get(key, cache_seconds, lambda: compute(app, dict(params), None, request.raw_url))
                 return await send(app, request, answer, app.ctx.memo, key)
             basis = known(app, params) or await resolve(app, params)
             if etag_matches(request.headers.get("if-none-match"), basis.etag):
@@ -146,30 +159,46 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
             key = (route.name, params_key, basis.key)
             answer = app.ctx.cache.peek(key)
             if answer is None:  # single-flight: one computation for the concurrent misses of a key
-                answer = await app.ctx.cache.get(key, None, lambda: compute(app, dict(params), basis))
+                if not app.ctx.cache.computing(key):
+                    app.ctx.admission.refuse_if_full()
+                answer = await app.ctx.cache.get(key, None, lambda: compute(app, dict(params), basis, request.raw_url))
             return await send(app, request, answer, app.ctx.cache, key)
+        except Relayed as relayed:
+            return HTTPResponse(relayed.body, status=relayed.status, headers=relayed.headers)
         except ApiError as err:
-            log_failure(request, err.status, err.code, err.message)
+            if err.code != OVERLOADED:  # the gate logs those as a count (api/admission.py)
+                log_failure(request, err.status, err.code, err.message)
             return error_response(err, meta_=envelope.failure_meta(_sources(basis, route)))
         except Exception as exc:  # the warehouse (or a query against it) failed
             log_failure(request, 500, failed_code, _one_line(exc))
             failure = ApiError(500, failed_code, failed_message)
             return error_response(failure, meta_=envelope.failure_meta(_sources(basis, route)))
 
-    async def compute(app: Sanic, params: dict[str, Any], basis: Basis | None) -> Answer:
+    async def compute(app: Sanic, params: dict[str, Any], basis: Basis | None, target: bytes) -> Answer:
+        """The answer, computed by the worker's compute child when it has one, else here."""
+        headers = {**success_headers(cache_seconds, basis), "content-type": JSON}
+        async with app.ctx.admission.admit():  # 503 overloaded past the worker's queue (api/admission.py)
+            forwarded = None if app.ctx.computer is None else await app.ctx.computer.answer(target.decode("latin-1"))
+            if forwarded is not None:
+                status, body, child_headers = forwarded
+                if status != 200:
+                    raise Relayed(status, body, relayed_headers(child_headers))
+                if all(child_headers.get(name) == headers.get(name) for name in BASIS_HEADERS):
+                    return Answer(body, headers)
+                # else the child rested on another snapshot (one was published meanwhile): computed here
+            return Answer(await compute_here(app, params, basis), headers)
+
+    async def compute_here(app: Sanic, params: dict[str, Any], basis: Basis | None) -> bytes:
         snapshot = basis if isinstance(basis, Snapshot) else None
         covered = basis if isinstance(basis, coverage.Coverage) else None
         ctx = RequestContext(app, route, params, snapshot, chain_id, queries, coverage=covered)
-        async with app.ctx.admission.admit():  # 503 overloaded past the worker's queue (api/admission.py)
-            data = await route.handler(ctx)
-            # written off the event loop (api/offload.py): a large answer's JSON takes milliseconds
-            if route.raw:
-                body = await off_loop(orjson.dumps, data)
-            else:
-                page_info = ctx.meta.pop("pageInfo", None)
-                meta_ = envelope.success_meta(basis, cache_seconds, route.sources, ctx.meta)
-                body = await off_loop(success_body, data, meta_, page_info)
-        return Answer(body, {**success_headers(cache_seconds, basis), "content-type": JSON})
+        data = await route.handler(ctx)
+        # written off the event loop (api/offload.py): a large answer's JSON takes milliseconds
+        if route.raw:
+            return await off_loop(orjson.dumps, data)
+        page_info = ctx.meta.pop("pageInfo", None)
+        meta_ = envelope.success_meta(basis, cache_seconds, route.sources, ctx.meta)
+        return await off_loop(success_body, data, meta_, page_info)
 
     endpoint.__name__ = route.name
     return endpoint

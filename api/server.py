@@ -3,6 +3,7 @@
 One worker runs in this process (no worker manager, no fork); more workers run under Sanic's
 worker manager, each building its own app (and its own warehouse client and response cache)
 from the factory. Defaults come from Settings (API_HOST, API_PORT, API_WORKERS).
+`serve_compute(settings, socket_path, families)` runs a worker's compute child (api/compute_process.py).
 """
 from __future__ import annotations
 
@@ -38,3 +39,10 @@ def serve(
     else:
         app.prepare(workers=workers, **options)
         Sanic.serve(primary=app, app_loader=loader)
+
+
+def serve_compute(settings: Settings, socket_path: str, families: tuple[str, ...]) -> None:
+    """The compute child of one worker: the same app, on a Unix socket only its worker uses."""
+    app = create_app(settings, families=families, name="analytics_compute", compute_child=True)
+    app.prepare(unix=socket_path, single_process=True, access_log=False, motd=False)
+    Sanic.serve_single(app)

@@ -1,0 +1,93 @@
+"""A worker's compute child (api/compute_process.py), over real HTTP on the real warehouse (the
+`fresh` scenario's rows): the answers computed there are the answers the worker computes itself
+(API_COMPUTE_PROCESS=0), errors included, and a child that dies is replaced while the worker
+keeps answering.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from support import instant
+from support.api_server import ApiServer
+from ve_analytics.api.compute_process import RESTART_SECONDS
+
+PATHS = [
+    "/api/stats/protocol",
+    "/api/stats/protocol/history?days=3",
+    "/api/stats/protocol/daily?days=365",
+    "/api/stats/pools/0x" + "9" * 40,  # a 404 the handler raises after its query
+]
+SAME_HEADERS = ("etag", "cache-control", "content-type", "access-control-allow-origin")
+
+
+def children(pid: int) -> list[int]:
+    """The worker's compute children (its child processes running api.compute_process)."""
+    found = []
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+        if b"compute_process" in cmdline:
+            found.append(int(child))
+    return found
+
+
+def comparable(response) -> tuple:
+    body = response.json()
+    body["meta"].pop("generatedAt", None)
+    return response.status_code, body, {h: response.headers.get(h) for h in SAME_HEADERS}
+
+
+@pytest.fixture(scope="module")
+def in_worker(fresh_settings, fresh_data, tmp_path_factory):
+    """The same API computing every answer in its worker."""
+    limits = dataclasses.replace(fresh_settings.api_limits, compute_process=False)
+    settings = dataclasses.replace(fresh_settings, api_limits=limits)
+    server = ApiServer(settings, log_path=tmp_path_factory.mktemp("in_worker") / "api.log", env=instant.frozen_env()).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def with_child(fresh_settings, fresh_data, tmp_path_factory):
+    assert fresh_settings.api_limits.compute_process  # the default
+    server = ApiServer(fresh_settings, log_path=tmp_path_factory.mktemp("with_child") / "api.log", env=instant.frozen_env()).start()
+    deadline = time.monotonic() + 60
+    while "ready (uncached answers computed there" not in server.log() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    yield server
+    server.stop()
+
+
+def test_the_child_computes_what_the_worker_would(with_child, in_worker, http):
+    assert len(children(with_child.proc.pid)) == 1
+    for path in PATHS:
+        ours, theirs = http.get(with_child.url + path), http.get(in_worker.url + path)
+        assert comparable(ours) == comparable(theirs), path
+    assert http.get(with_child.url + PATHS[-1]).json()["error"]["code"] == "pool_not_found"
+    assert children(in_worker.proc.pid) == []
+
+
+def test_a_dead_child_is_replaced_and_the_worker_answers_meanwhile(with_child, in_worker, http):
+    (first,) = children(with_child.proc.pid)
+    time.sleep(RESTART_SECONDS)  # a child younger than this is not restarted at once (a crash loop)
+    os.kill(first, signal.SIGKILL)
+    days = 4
+    # the next uncached answers: computed in the worker while the child is gone, then by a new child
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        path = f"/api/stats/protocol/history?days={days}"
+        assert comparable(http.get(with_child.url + path)) == comparable(http.get(in_worker.url + path))
+        days += 1
+        now = children(with_child.proc.pid)
+        if now and now != [first] and with_child.log().count("ready (uncached answers computed there") >= 2:
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail(f"no new compute child within 60 s; the worker's log:\n{with_child.log()[-3000:]}")
+    assert "compute process did not answer" in with_child.log() or "exited with code" in with_child.log()
+    assert first not in children(with_child.proc.pid)
