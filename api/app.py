@@ -89,6 +89,7 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
     app.ctx.client_lock = asyncio.Lock()
     # uncached answers computed in a child process, so their Python does not pause cached ones
     app.ctx.computer = None
+    app.ctx.keeps_answers = not compute_child  # a child's answers are kept by its worker, for their TTL there
     if limits.compute_process and not compute_child:
         app.ctx.computer = ComputeProcess(settings, tuple(f.name for f in loaded), openapi_path(loaded[0]))
 

@@ -9,8 +9,10 @@ the GIL, shares the cores; the child runs at a lower priority (API_COMPUTE_NICE)
 request wakes the worker ahead of it.
 
 The child is the same application (api/app.py: the same families and routes) serving its worker
-alone on a Unix socket. It validates, resolves its own snapshot, computes and answers; it keeps a
-small cache (CHILD_CACHE_BYTES) and has no rate limit (its worker applied its own). The worker:
+alone on a Unix socket. It validates, resolves its own snapshot, computes and answers; it keeps no
+answers (its worker does, so a memoized answer's age is its worker's TTL, not twice that), only its
+own memos (upstream reads, coverages) in a small store (CHILD_CACHE_BYTES), and has no rate limit
+(its worker applied its own). The worker:
 - forwards a computation, after its own gate (api/admission.py), as a GET of the same target;
 - takes a 200 as its answer when it rests on the same snapshot (the same ETag), else (a snapshot
   was published between the two) computes it itself; relays any other status as it is;
@@ -38,7 +40,7 @@ from typing import Any, Mapping
 log = logging.getLogger("api")
 
 CHILD_MODULE = "ve_analytics.api.compute_child"  # by name: the child's module imports the whole app
-CHILD_CACHE_BYTES = 32 * 2**20  # the child's cache: what single-flight and TTL memos need, not answers
+CHILD_CACHE_BYTES = 32 * 2**20  # the child's store: its memos of upstream reads and coverages, not answers
 READY_SECONDS = 120  # how long a starting child may take to answer before it is restarted
 RESTART_SECONDS = 5  # at most one start per this many seconds (a child that cannot start)
 HOP_HEADERS = frozenset({"connection", "keep-alive", "transfer-encoding", "content-length", "date", "server"})

@@ -146,6 +146,9 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
             if limiter is not None:
                 limiter.check(request)
             params, params_key = parse(request, path_args)
+            if not app.ctx.keeps_answers:  # a compute child: its worker keeps the answer (api/compute_process.py)
+                basis = None if not route.snapshot else known(app, params) or await resolve(app, params)
+                return await send(app, request, await compute(app, dict(params), basis, request.raw_url), None, None)
             if not route.snapshot:
                 if not memo_key:
                     answer = await compute(app, dict(params), None, request.raw_url)
@@ -204,7 +207,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
     return endpoint
 
 
-async def send(app: Sanic, request: Request, answer: Answer, kept_in: Cache, key: Any) -> HTTPResponse:
+async def send(app: Sanic, request: Request, answer: Answer, kept_in: Cache | None, key: Any) -> HTTPResponse:
     """`answer` as negotiated; a large body still to be encoded is encoded off the event loop."""
     response = app.ctx.encodings.respond(request, answer, kept_in, key)
     return response if response is not None else await app.ctx.encodings.respond_off_loop(request, answer, kept_in, key)

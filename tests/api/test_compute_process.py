@@ -15,7 +15,7 @@ import pytest
 
 from support import instant
 from support.api_server import ApiServer
-from ve_analytics.api.compute_process import RESTART_SECONDS
+from ve_analytics.api.compute_process import CHILD_MODULE, RESTART_SECONDS
 
 PATHS = [
     "/api/stats/protocol",
@@ -27,11 +27,11 @@ SAME_HEADERS = ("etag", "cache-control", "content-type", "access-control-allow-o
 
 
 def children(pid: int) -> list[int]:
-    """The worker's compute children (its child processes running api.compute_process)."""
+    """The worker's compute children (its child processes running api.compute_child)."""
     found = []
     for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
         cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
-        if b"compute_process" in cmdline:
+        if CHILD_MODULE.encode() in cmdline:
             found.append(int(child))
     return found
 
