@@ -22,11 +22,12 @@ The stack (embedded warehouse, devnet with every chain, the API with one worker 
 Throughout, the cached route is also timed, in turn, on a second API worker that is not flooded
 (the control): its p99 shows what the machine's contention alone costs.
 
-Layout (`--layout`): in production the warehouse runs on hosts of its own; on the bench machine
-`separate` (the default with 2 cores or more) gives the first core to the flooded worker, its
-compute child (api/compute_process.py), the control and the probe, and the other cores to the
-warehouse, the devnet and wrk. `shared` leaves every process on every core, where the warehouse's
-threads and wrk compete with the API for the same two cores.
+Layout (`--layout`): a production warehouse runs on hosts of its own, and a serving worker is
+best given a core that no CPU-heavy work shares. On the bench machine `separate` (the default with
+2 cores or more) gives the first core to the flooded worker, the control and the probe, and the
+other cores to the workers' compute children (api/compute_process.py), the warehouse, the devnet,
+wrk and the memory sampler. `shared` leaves every process on every core, where the warehouse's
+threads, the compute child and wrk compete with the serving loop for the same two cores.
 
 Printed: baseline RSS, peak RSS, the bound (baseline + API_CACHE_MAX_BYTES), peak / bound
 (goal <= 1.2), each phase's answers by kind (2xx, 503 `overloaded`, any other status or socket
@@ -115,18 +116,33 @@ end
     return Path(handle.name)
 
 
-class Sampler(threading.Thread):
-    """The peak resident memory of a process (and its children) until stopped."""
+SAMPLER = """
+import select, sys
+from bench.load import rss_bytes
+pid, peak, samples = int(sys.argv[1]), 0, 0
+while not select.select([sys.stdin], [], [], float(sys.argv[2]))[0]:  # until its stdin closes
+    peak, samples = max(peak, rss_bytes([pid])), samples + 1
+print(peak, samples)
+"""
 
-    def __init__(self, pid: int):
-        super().__init__(daemon=True)
-        self.pid, self.peak, self.samples = pid, 0, 0
-        self.done = threading.Event()
 
-    def run(self) -> None:
-        while not self.done.wait(SAMPLE_SECONDS):
-            self.peak = max(self.peak, rss_bytes([self.pid]))
-            self.samples += 1
+class Sampler:
+    """The peak resident memory of a process (and its descendants) until stopped, sampled every
+    SAMPLE_SECONDS by a process of its own (on `cores`): in this one its reads of /proc would hold
+    the GIL the probe's thread waits for, and add to the probe's figures."""
+
+    def __init__(self, pid: int, cores: set[int] | None = None):
+        self.pid, self.cores, self.peak, self.samples = pid, cores, 0, 0
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        taskset = ["taskset", "-c", ",".join(map(str, sorted(self.cores)))] if self.cores else []
+        self.proc = subprocess.Popen([*taskset, sys.executable, "-c", SAMPLER, str(self.pid), str(SAMPLE_SECONDS)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def stop(self) -> None:
+        out, _ = self.proc.communicate("", timeout=60)
+        self.peak, self.samples = map(int, out.split())
 
 
 class Probe(threading.Thread):
@@ -255,7 +271,7 @@ def measure(api_url: str, api_pid: int, requests: int, seconds: int, bound_bytes
     idle.run()
     baseline = rss_bytes([api_pid])
     bound = baseline + (DEFAULT_BOUND if bound_bytes is None else bound_bytes)
-    sampler, probe = Sampler(api_pid), Probe(targets)
+    sampler, probe = Sampler(api_pid, load_cores), Probe(targets)
     watched = {"worker": api_pid, **({"warehouse": warehouse_pid} if warehouse_pid else {})}
 
     def cpu(pid: int) -> float:
@@ -273,9 +289,8 @@ def measure(api_url: str, api_pid: int, requests: int, seconds: int, bound_bytes
         cores = {name: (cpu(pid) - cpu0[name]) / elapsed for name, pid in watched.items()}
         cores["machine"] = (machine_busy_seconds() - busy0) / elapsed
         probe.done.set()
-        sampler.done.set()
+        sampler.stop()
         probe.join()
-        sampler.join()
     # past the gate: more connections asking distinct uncached answers than it admits
     overload_probe = Probe(targets)
     overload_probe.start()
@@ -393,9 +408,11 @@ def main(argv: list[str] | None = None) -> int:
             api_cores, load_cores = {0}, set(range(1, os.cpu_count() or 2))
             wait_for_children(api.proc.pid)
             pin([svc.proc.pid for svc in services if svc.name in ("api", "control")] + [os.getpid()], api_cores)
-            pin([svc.proc.pid for svc in services if svc.name not in ("api", "control")], load_cores)
-            print(f"layout: API worker, its compute child, the control and the probe on core 0; warehouse, devnet and "
-                  f"wrk on cores {min(load_cores)}-{max(load_cores)}", flush=True)
+            # every other process, the API workers' compute children included
+            pin([svc.proc.pid for svc in services if svc.name not in ("api", "control")]
+                + [c for svc in services if svc.name in ("api", "control") for c in descendants([svc.proc.pid])[1:]], load_cores)
+            print(f"layout: the API worker, the control and the probe on core 0; the workers' compute children, the "
+                  f"warehouse, the devnet, wrk and the memory sampler on cores {min(load_cores)}-{max(load_cores)}", flush=True)
         measure(f"http://127.0.0.1:{ports['api']}", api.proc.pid, args.requests, args.seconds,
                 getattr(getattr(settings, "api_limits", None), "cache_max_bytes", None), tuple(args.codings.split(",")),
                 warehouse_pid=services[0].proc.pid, control_url=f"http://127.0.0.1:{ports['control']}", load_cores=load_cores,
