@@ -37,11 +37,16 @@ import tempfile
 import time
 from typing import Any, Mapping
 
+import aiohttp
+from yarl import URL
+
 log = logging.getLogger("api")
 
 CHILD_MODULE = "ve_analytics.api.compute_child"  # by name: the child's module imports the whole app
 CHILD_CACHE_BYTES = 32 * 2**20  # the child's store: its memos of upstream reads and coverages, not answers
 READY_SECONDS = 120  # how long a starting child may take to answer before it is restarted
+# a forwarded computation's limit: its queries have their own (the warehouse's), so this only ends a stuck child's
+ANSWER_SECONDS = 600
 RESTART_SECONDS = 5  # at most one start per this many seconds (a child that cannot start)
 HOP_HEADERS = frozenset({"connection", "keep-alive", "transfer-encoding", "content-length", "date", "server"})
 
@@ -64,10 +69,8 @@ class ComputeProcess:
         self._watch: asyncio.Future | None = None
 
     async def start(self) -> None:
-        import aiohttp
-
         self.session = aiohttp.ClientSession(connector=aiohttp.UnixConnector(path=self.socket, limit=0),
-                                             timeout=aiohttp.ClientTimeout(total=None, sock_connect=5))
+                                             timeout=aiohttp.ClientTimeout(total=ANSWER_SECONDS, sock_connect=5))
         self._spawn()
 
     def _spawn(self) -> None:
@@ -90,10 +93,8 @@ class ComputeProcess:
                         self.ready = True
                         log.info("compute process %d ready (uncached answers computed there, at nice %d)", proc.pid, self.nice)
                         return
-            except OSError:
+            except (aiohttp.ClientError, OSError):
                 pass  # not listening yet
-            except Exception:  # noqa: BLE001 - aiohttp's connection errors; it is still starting
-                pass
             await asyncio.sleep(0.1)
         log.warning("compute process %d not ready after %.0f s (exit code %s); computing in the worker",
                     proc.pid, time.monotonic() - self.started_at, proc.poll())
@@ -109,24 +110,15 @@ class ComputeProcess:
         if not self.ready:
             self._restart_if_exited()
             return None
-        from yarl import URL
-
         try:
             async with self.session.get(URL("http://compute" + target, encoded=True),
                                         headers={"accept-encoding": "identity"}, allow_redirects=False) as response:
                 return response.status, await response.read(), response.headers
-        except (OSError, asyncio.TimeoutError) as exc:
-            return self._lost(exc)
-        except Exception as exc:  # noqa: BLE001 - aiohttp.ClientError: the child went away mid-answer
-            if type(exc).__module__.startswith("aiohttp"):
-                return self._lost(exc)
-            raise
-
-    def _lost(self, exc: BaseException) -> None:
-        self.ready = self.proc is not None and self.proc.poll() is None
-        log.warning("compute process did not answer (%s: %s); computing in the worker", type(exc).__name__, exc)
-        self._restart_if_exited()
-        return None
+        except (aiohttp.ClientConnectionError, OSError) as exc:  # the child went away (a timeout is raised)
+            self.ready = self.proc is not None and self.proc.poll() is None
+            log.warning("compute process did not answer (%s: %s); computing in the worker", type(exc).__name__, exc)
+            self._restart_if_exited()
+            return None
 
     async def stop(self) -> None:
         if self._watch is not None:
