@@ -39,6 +39,7 @@ from .ratelimit import RateLimiter
 from .snapshots import LATEST_SNAPSHOTS, LATEST_VALUATIONS, SnapshotPointer
 from .sql import COMMON, QueryBook
 from ..core.config import Settings
+from ..core.logs import setup_logging
 
 log = logging.getLogger("api")
 
@@ -64,6 +65,7 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
                compute_child: bool = False) -> Sanic:
     """`compute_child`: the app a worker's compute child serves (api/compute_process.py): no rate
     limit and no child of its own."""
+    setup_logging()  # in each worker Sanic's manager starts, which does not run the command's setup
     app = Sanic(name, dumps=orjson.dumps, configure_logging=False)  # core.logs formats every line
     app.config.MOTD = False
     app.config.REQUEST_MAX_HEADER_SIZE = REQUEST_HEAD_LIMIT

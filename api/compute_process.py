@@ -77,8 +77,10 @@ class ComputeProcess:
         if os.path.exists(self.socket):
             os.unlink(self.socket)
         # in its own session: a signal to the worker's process group reaches it through its worker only
+        # without the names Sanic's worker manager gives its workers: the child serves on its own
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SANIC_WORKER_")}
         self.proc = subprocess.Popen([sys.executable, "-m", CHILD_MODULE, self.socket], stdin=subprocess.PIPE,
-                                     start_new_session=True)
+                                     env=env, start_new_session=True)
         assert self.proc.stdin is not None
         self.proc.stdin.write(pickle.dumps((self.settings, self.families)))
         self.proc.stdin.close()

@@ -26,13 +26,13 @@ PATHS = [
 SAME_HEADERS = ("etag", "cache-control", "content-type", "access-control-allow-origin")
 
 
-def children(pid: int) -> list[int]:
-    """The worker's compute children (its child processes running api.compute_child)."""
-    found = []
-    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
-        cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
-        if CHILD_MODULE.encode() in cmdline:
-            found.append(int(child))
+def children(pid: int, depth: int = 1) -> list[int]:
+    """The compute children (processes running api.compute_child) among the descendants of `pid`
+    up to `depth` generations down."""
+    found, level = [], [pid]
+    for _ in range(depth):
+        level = [int(c) for p in level for c in Path(f"/proc/{p}/task/{p}/children").read_text().split()]
+        found += [c for c in level if CHILD_MODULE.encode() in Path(f"/proc/{c}/cmdline").read_bytes()]
     return found
 
 
@@ -57,10 +57,26 @@ def with_child(fresh_settings, fresh_data, tmp_path_factory):
     assert fresh_settings.api_limits.compute_process  # the default
     server = ApiServer(fresh_settings, log_path=tmp_path_factory.mktemp("with_child") / "api.log", env=instant.frozen_env()).start()
     deadline = time.monotonic() + 60
-    while "ready (uncached answers computed there" not in server.log() and time.monotonic() < deadline:
+    while READY not in server.log() and time.monotonic() < deadline:
         time.sleep(0.1)
     yield server
     server.stop()
+
+
+READY = "ready (uncached answers computed there"
+
+
+def test_each_worker_of_several_has_its_child(fresh_settings, fresh_data, tmp_path, http):
+    """Under Sanic's worker manager too (the default: one worker per core)."""
+    settings = dataclasses.replace(fresh_settings, api_workers=2)
+    with ApiServer(settings, log_path=tmp_path / "api.log", env=instant.frozen_env()) as server:
+        deadline = time.monotonic() + 60
+        while server.log().count(READY) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert server.log().count(READY) == 2, server.log()[-3000:]
+        assert len(children(server.proc.pid, depth=2)) == 2  # the manager's workers' children
+        assert "not ready" not in server.log()
+        assert http.get(server.url + "/api/stats/protocol/history?days=6").status_code == 200
 
 
 def test_the_child_computes_what_the_worker_would(with_child, in_worker, http):
@@ -84,7 +100,7 @@ def test_a_dead_child_is_replaced_and_the_worker_answers_meanwhile(with_child, i
         assert comparable(http.get(with_child.url + path)) == comparable(http.get(in_worker.url + path))
         days += 1
         now = children(with_child.proc.pid)
-        if now and now != [first] and with_child.log().count("ready (uncached answers computed there") >= 2:
+        if now and now != [first] and with_child.log().count(READY) >= 2:
             break
         time.sleep(0.2)
     else:
