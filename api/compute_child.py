@@ -15,7 +15,6 @@ import signal
 import sys
 
 from .server import serve_compute
-from ..core.logs import setup_logging
 
 
 def _exit_with_parent() -> None:
@@ -34,7 +33,6 @@ def main(argv: list[str]) -> int:
     _exit_with_parent()
     settings, families = pickle.loads(sys.stdin.buffer.read())  # from its worker
     os.nice(settings.api_limits.compute_nice)
-    setup_logging()
     serve_compute(settings, socket_path, families)
     return 0
 
