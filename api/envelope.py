@@ -13,6 +13,7 @@ import orjson
 from sanic.response import HTTPResponse
 
 from .errors import ApiError
+from .prepared import PiecewiseResponse
 from .schema import ISO_TIME
 from .snapshots import Snapshot
 from ..core.chains import STATS_CHAIN_ID
@@ -81,7 +82,7 @@ def success_headers(cache_seconds: int, basis: Any = None) -> dict[str, str]:
 
 
 def json_response(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> HTTPResponse:
-    return HTTPResponse(body, status=status, headers=headers, content_type=JSON)
+    return PiecewiseResponse(body, status=status, headers=headers, content_type=JSON)
 
 
 def not_modified(headers: dict[str, str]) -> HTTPResponse:

@@ -17,7 +17,9 @@ The stack (embedded warehouse, devnet with every chain, the API with one worker 
    Meanwhile the worker's RSS is sampled every 20 ms and the cached route and the 304 are timed;
 3. overload: wrk sends 3,000 more distinct paths over 16 connections more than the worker's gate
    admits (API_WAREHOUSE_CONCURRENCY + API_WAREHOUSE_QUEUE), ignoring Retry-After as a hostile
-   client would, for at most 20 s; the cached route and the 304 are timed again.
+   client would, for at most 20 s; the cached route and the 304 are timed again;
+4. slow readers (bench/slow_readers.py): 200 connections ask for the largest answer of the flood
+   and read none of it; the worker's memory growth per connection.
 
 Throughout, the cached route is also timed, in turn, on a second API worker that is not flooded
 (the control): its p99 shows what the machine's contention alone costs.
@@ -53,6 +55,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+from bench import slow_readers
 from bench.load import cpu_seconds, descendants, ensure_wrk, machine_busy_seconds, rss_bytes
 
 CONNECTIONS = 8
@@ -81,6 +84,11 @@ def flood_paths(chains: list[int], count: int, codings: tuple[str, ...] = CODING
     if len(paths) < count:
         raise SystemExit(f"only {len(paths)} distinct paths for {count} requests")
     return [(path, codings[i % len(codings)]) for i, path in enumerate(paths[:count])]
+
+
+def largest_path(chains: list[int]) -> str:
+    """The largest answer `flood_paths` can ask for: the longest daily series of every chain."""
+    return f"/v1/protocol/daily?chainIds={','.join(map(str, sorted(chains)))}&alignment=utc&days=3660"
 
 
 def flood_script(pairs: list[tuple[str, str]]) -> Path:
@@ -334,6 +342,7 @@ def measure(api_url: str, api_pid: int, requests: int, seconds: int, bound_bytes
     print(f"  CPU during the flood, in cores of {os.cpu_count()}: "
           + ", ".join(f"{name} {used:.2f}" for name, used in cores.items())
           + " (worker: with its compute child; machine: every process on it)", flush=True)
+    figures["slow_readers"] = slow_readers.run(api_url, api_pid, largest_path(chains))
     return figures
 
 
