@@ -159,12 +159,32 @@ class Envelope:
         }
         return api_meta, error_meta
 
-    def route_meta_schema(self, cache_seconds: int, snapshot: bool) -> dict[str, Any]:
-        """The `meta` of one route's 200 answer (refines #/components/schemas/ApiMeta)."""
-        refinement: dict[str, Any] = {"properties": {"cacheTtlSeconds": {"const": cache_seconds}}}
-        if snapshot:
-            refinement["required"] = ["snapshotAt"]
-        return {"allOf": [{"$ref": "#/components/schemas/ApiMeta"}, refinement]}
+    # what a snapshot route's meta requires beyond ApiMeta's
+    snapshot_required: tuple[str, ...] = ("snapshotAt",)
+
+    def meta_name(self, cache_seconds: int, snapshot: bool) -> str:
+        """The component name of a route's `meta` (#/components/schemas/...)."""
+        return f"{'Snapshot' if snapshot and self.snapshot_required else 'Api'}MetaTtl{max(cache_seconds, 0)}"
+
+    def meta_components(self, chain_id: int, routes: Iterable[Any]) -> dict[str, dict[str, Any]]:
+        """ErrorMeta, and the `meta` of each kind of route's 200 answer as a whole schema: ApiMeta
+        with the route's TTL as a constant (and a snapshot route's extra required fields). Whole,
+        not an allOf that narrows ApiMeta: generated clients (openapi-python-client) cannot merge
+        a narrowed property and dropped every success response."""
+        api_meta, error_meta = self.meta_schemas(chain_id)
+        out = {"ErrorMeta": error_meta}
+        for route in routes:
+            if route.raw:
+                continue
+            ttl = max(route.cache_seconds, 0)
+            extra = [name for name in self.snapshot_required if route.snapshot]
+            out[self.meta_name(route.cache_seconds, route.snapshot)] = {
+                **api_meta,
+                "required": [*api_meta["required"], *extra],
+                "properties": {**api_meta["properties"],
+                               "cacheTtlSeconds": {**api_meta["properties"]["cacheTtlSeconds"], "const": ttl}},
+            }
+        return out
 
     def failure_text(self) -> str:
         return "`{ok: false, error: {code, message}, meta: {chainId, generatedAt, source}}`"

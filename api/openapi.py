@@ -28,7 +28,6 @@ GENERIC_ERRORS = {
 
 
 def _base_components(family: Family) -> dict[str, Any]:
-    api_meta, error_meta = family.envelope.meta_schemas(family.chain_id)
     error_envelope = {
         "type": "object",
         "required": ["ok", "error", "meta"],
@@ -48,7 +47,8 @@ def _base_components(family: Family) -> dict[str, Any]:
             "meta": ref("ErrorMeta"),
         },
     }
-    schemas = {"ApiMeta": api_meta, "ErrorMeta": error_meta, "ErrorEnvelope": error_envelope, **family.schemas}
+    schemas = {**family.envelope.meta_components(family.chain_id, family.routes), "ErrorEnvelope": error_envelope,
+               **family.schemas}
     headers = {
         "ETag": family.envelope.etag_header(),
         "Vary": {
@@ -126,7 +126,7 @@ PAGE_INFO = {
 
 
 def _operation(family: Family, route: Route) -> dict[str, Any]:
-    meta_schema = family.envelope.route_meta_schema(route.cache_seconds, route.snapshot)
+    meta_schema = ref(family.envelope.meta_name(route.cache_seconds, route.snapshot))
     success = route.data_schema if route.raw else {
         "type": "object",
         "required": ["ok", "data", "meta"],

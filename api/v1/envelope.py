@@ -91,9 +91,7 @@ class V1Envelope(Envelope):
         }
         return api_meta, error_meta
 
-    def route_meta_schema(self, cache_seconds: int, snapshot: bool) -> dict[str, Any]:
-        return {"allOf": [{"$ref": "#/components/schemas/ApiMeta"},
-                          {"properties": {"cacheTtlSeconds": {"const": cache_seconds}}}]}
+    snapshot_required = ()  # a multichain meta says per chain what it rests on (`chains`)
 
     def etag_header(self) -> dict[str, Any]:
         return {

@@ -66,8 +66,12 @@ class VaultEnvelope(Envelope):
         api_meta = {"type": "object", "required": list(properties), "additionalProperties": False, "properties": properties}
         return api_meta, api_meta
 
-    def route_meta_schema(self, cache_seconds: int, snapshot: bool) -> dict[str, Any]:
-        return {"$ref": "#/components/schemas/ApiMeta"}
+    def meta_name(self, cache_seconds: int, snapshot: bool) -> str:
+        return "ApiMeta"  # one meta for every route (no TTL in it)
+
+    def meta_components(self, chain_id: int, routes: Iterable[Any]) -> dict[str, dict[str, Any]]:
+        api_meta, error_meta = self.meta_schemas(chain_id)
+        return {"ApiMeta": api_meta, "ErrorMeta": error_meta}
 
     def failure_text(self) -> str:
         return "`{ok: false, error: {code, message}, meta}` (meta as on success, indexedBlock null, degraded true)"

@@ -58,7 +58,8 @@ MANIFEST = obj(
         ),
         "withdraw": obj(
             {
-                "approvals": {"type": "array", "maxItems": 0},
+                "approvals": {"type": "array", "items": ref("Approval"), "maxItems": 0,
+                              "description": "none: withdrawing burns the caller's own shares"},
                 "methods": STRINGS,
                 "preview": obj({"method": {"type": "string"}, "returns": {"type": "string"}}),
                 "gating": {"const": "none"},
