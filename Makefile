@@ -20,7 +20,14 @@ postgres:
 ## the token-list JSON schema wallets load (npm @uniswap/token-lists), for tests/orchestration/test_v1_curation.py
 TOKENLIST_VERSION := 1.0.0-beta.35
 TOKENLIST_SCHEMA  := .cache/tokenlist-$(TOKENLIST_VERSION).schema.json
-schemas: $(TOKENLIST_SCHEMA)
+## Redocly's CLI (npm @redocly/cli), for tests/api/test_contract_lint.py: its `recommended` ruleset over every contract
+REDOCLY_VERSION := 2.77.0
+REDOCLY         := .cache/redocly-$(REDOCLY_VERSION)/node_modules/.bin/redocly
+schemas: $(TOKENLIST_SCHEMA) $(REDOCLY)
+
+$(REDOCLY):
+	mkdir -p .cache/redocly-$(REDOCLY_VERSION)
+	cd .cache/redocly-$(REDOCLY_VERSION) && npm install --silent --no-audit --no-fund @redocly/cli@$(REDOCLY_VERSION) >/dev/null
 
 $(TOKENLIST_SCHEMA):
 	mkdir -p .cache/npm

@@ -49,8 +49,9 @@ def _base_components(family: Family) -> dict[str, Any]:
     }
     schemas = {**family.envelope.meta_components(family.chain_id, family.routes), "ErrorEnvelope": error_envelope,
                **family.schemas}
+    snapshots = any(route.snapshot for route in family.routes)  # ETag, If-None-Match and 304 only with them
     headers = {
-        "ETag": family.envelope.etag_header(),
+        **({"ETag": family.envelope.etag_header()} if snapshots else {}),
         "Vary": {
             "description": "The answer depends on Accept-Encoding (its content coding).",
             "schema": {"const": VARY},
@@ -65,7 +66,7 @@ def _base_components(family: Family) -> dict[str, Any]:
         "AccessControlAllowOrigin": {"description": "Always `*`.", "schema": {"const": "*"}},
         "RetryAfter": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}},
     }
-    responses = {
+    responses = {} if not snapshots else {
         "NotModified": {
             "description": "The snapshot has not changed since the ETag sent in If-None-Match; no body.",
             "headers": {"ETag": {"$ref": "#/components/headers/ETag"}, "Cache-Control": {"$ref": "#/components/headers/CacheControl"},
@@ -74,7 +75,7 @@ def _base_components(family: Family) -> dict[str, Any]:
     }
     for code, text in GENERIC_ERRORS.values():
         responses[_pascal(code)] = _error_response(f"`{code}`: {text}", [code], {})
-    parameters = {
+    parameters = {} if not snapshots else {
         "IfNoneMatch": {
             "name": "If-None-Match",
             "in": "header",
@@ -266,6 +267,9 @@ def build_openapi(family: Family, production_host: str) -> dict[str, Any]:
         f"carry `Vary: Accept-Encoding`."
     )
     tags = sorted({tag for route in family.routes for tag in route.tags})
+    undescribed = [tag for tag in tags if not family.tags.get(tag)]
+    if undescribed:
+        raise ValueError(f"family {family.name}: tags without a description: {undescribed}")
     return {
         "openapi": OPENAPI_VERSION,
         "info": {"title": family.title, "version": family.version, "description": description, "license": LICENSE},
@@ -273,7 +277,8 @@ def build_openapi(family: Family, production_host: str) -> dict[str, Any]:
             {"url": "/", "description": "this host"},
             {"url": production_host, "description": "production"},
         ],
-        "tags": [{"name": tag} for tag in tags],
+        "security": [],  # public: no authentication
+        "tags": [{"name": tag, "description": family.tags[tag]} for tag in tags],
         "paths": {family.full_path(route): _path_item(family, route) for route in family.routes},
         "components": _base_components(family),
     }

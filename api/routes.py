@@ -113,6 +113,7 @@ class Family:
     rate_limited: bool = False  # per-client token bucket (api/ratelimit.py) in front of every route
     guide: Guide = STATS_GUIDE  # the family's usage text in the discovery documents
     contract_path: str | None = None  # where its OpenAPI document is served; default <prefix>/openapi.json
+    tags: dict[str, str] = field(default_factory=dict)  # each route tag's description, as the contract lists it
 
     def full_path(self, route: Route) -> str:
         return self.prefix + route.path

@@ -38,4 +38,13 @@ FAMILY = Family(
     chain_id=STATS_CHAIN_ID,
     routes=protocol_routes.ROUTES + governance_routes.ROUTES + market_routes.ROUTES,
     schemas={**protocol_schemas.SCHEMAS, **governance_schemas.SCHEMAS, **market_schemas.SCHEMAS},
+    tags={
+        "competitors": "Other DEXes of the chain compared with this one, pair by pair.",
+        "governance": "Gauges, votes, bribes, vote escrow, epochs and the foundation's voting.",
+        "live": "Values read from the chain at request time rather than from a snapshot.",
+        "pools": "Pools with TVL, volume, fees and APR, one pool's detail and daily series, dynamic fees.",
+        "protocol": "Protocol totals now, by snapshot and by day.",
+        "system": "Health and configuration of this API.",
+        "tokens": "Tokens with prices and liquidity, the core token.",
+    },
 )

@@ -157,4 +157,11 @@ FAMILY = Family(
     envelope=V1_ENVELOPE,
     guide=V1_GUIDE,
     contract_path="/openapi.json",
+    tags={
+        "curation": "The reviewed curation publication: its categories and token lists.",
+        "discovery": "Pools and tokens across chains: filters, sorts, facets and signed cursors.",
+        "protocol": "Protocol totals per chain and in total: now, history, daily, trailing windows, volume.",
+        "reference": "Chains, deployments and health: where to start.",
+        "tokens": "One token's detail, prices, trailing windows, price changes and price history.",
+    },
 )

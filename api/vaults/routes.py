@@ -128,4 +128,10 @@ FAMILY = Family(
     envelope=VaultEnvelope(STATS_CHAIN_ID),
     rate_limited=True,
     guide=VAULT_GUIDE,
+    tags={
+        "keepers": "Vault health for keepers: what needs a rebalance or attention.",
+        "system": "The protocol root and this API's health.",
+        "users": "One wallet's vault positions.",
+        "vaults": "Vaults with their integration manifests, history, gauges and tokens.",
+    },
 )

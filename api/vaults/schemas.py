@@ -16,7 +16,10 @@ VAULT_REF = obj({"key": {"type": "string"}, "address": CHECKSUM, "kind": KIND}) 
 TOKEN = obj({"address": CHECKSUM_OR_NULL, "symbol": nullable("string"), "decimals": nullable("integer")})
 APPROVAL = obj({"token": CHECKSUM_OR_NULL, "spender": CHECKSUM_OR_NULL, "symbol": nullable("string")})
 SLIPPAGE = obj({"bps": nullable("integer"), "denominator": {"const": 10000}, "rule": {"type": "string"}})
-ABI_ITEM = {"type": "object", "required": ["type", "name", "inputs", "outputs", "stateMutability"]}
+ABI_PARAMS = {"type": "array", "items": {"type": "object", "description": "an ABI parameter (name, type, ...)"}}
+ABI_ITEM = {"type": "object", "required": ["type", "name", "inputs", "outputs", "stateMutability"],
+            "properties": {"type": {"type": "string"}, "name": {"type": "string"}, "inputs": ABI_PARAMS,
+                           "outputs": ABI_PARAMS, "stateMutability": {"type": "string"}}}
 GATING = obj({"requires": {"type": "string"}, "checks": STRINGS})
 
 MANIFEST = obj(
@@ -208,7 +211,6 @@ SCHEMAS = {
     "Slippage": SLIPPAGE,
     "Gating": GATING,
     "Manifest": MANIFEST,
-    "Vault": VAULT,
     "VaultWithManifest": VAULT_WITH_MANIFEST,
     "VaultDetail": VAULT_DETAIL,
     "VaultHealth": VAULT_HEALTH,
