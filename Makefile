@@ -20,14 +20,16 @@ postgres:
 ## the token-list JSON schema wallets load (npm @uniswap/token-lists), for tests/orchestration/test_v1_curation.py
 TOKENLIST_VERSION := 1.0.0-beta.35
 TOKENLIST_SCHEMA  := .cache/tokenlist-$(TOKENLIST_VERSION).schema.json
-## Redocly's CLI (npm @redocly/cli), for tests/api/test_contract_lint.py: its `recommended` ruleset over every contract
-REDOCLY_VERSION := 2.77.0
-REDOCLY         := .cache/redocly-$(REDOCLY_VERSION)/node_modules/.bin/redocly
-schemas: $(TOKENLIST_SCHEMA) $(REDOCLY)
+## the contract tools integrators use (npm), for tests/api/test_contract_tools.py: Redocly's CLI (its
+## `recommended` ruleset over every contract), openapi-typescript and TypeScript (the generated types compile)
+CONTRACT_TOOLS       := @redocly/cli@2.77.0 openapi-typescript@7.13.0 typescript@5.9.3
+CONTRACT_TOOLS_STAMP := .cache/contract-tools/.installed
+schemas: $(TOKENLIST_SCHEMA) $(CONTRACT_TOOLS_STAMP)
 
-$(REDOCLY):
-	mkdir -p .cache/redocly-$(REDOCLY_VERSION)
-	cd .cache/redocly-$(REDOCLY_VERSION) && npm install --silent --no-audit --no-fund @redocly/cli@$(REDOCLY_VERSION) >/dev/null
+$(CONTRACT_TOOLS_STAMP): Makefile
+	mkdir -p .cache/contract-tools
+	cd .cache/contract-tools && npm install --silent --no-audit --no-fund $(CONTRACT_TOOLS) >/dev/null
+	touch $@
 
 $(TOKENLIST_SCHEMA):
 	mkdir -p .cache/npm
