@@ -154,7 +154,7 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
         if client is not None:
             await client.close()
 
-    contracts = ", ".join(f"{family.prefix}/openapi.json" for family in loaded)
+    contracts = ", ".join(openapi_path(family) for family in loaded)
     messages = {
         404: f"no route matches this path; the routes are listed in {contracts}",
         405: f"method not allowed; every route answers {ALLOWED_METHODS}",
@@ -173,8 +173,9 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
             err = ApiError(500, INTERNAL_ERROR, "an unexpected server error occurred")
             detail = f"{type(exc).__name__}: {str(exc)[:300]}"
         log_failure(request, err.status, err.code, detail)
-        # the failure meta of the family whose prefix the path is under (the stats one otherwise)
-        family = next((f for f in loaded if request.path == f.prefix or request.path.startswith(f.prefix + "/")), None)
+        # the failure meta of the family whose prefix the path is under (the server's first family otherwise)
+        family = next((f for f in loaded if request.path == f.prefix or request.path.startswith(f.prefix + "/")),
+                      loaded[0] if loaded else None)
         return error_response(err, meta_=family.envelope.failure_meta() if family else None)
 
     app.error_handler.add(Exception, on_error)

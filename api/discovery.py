@@ -28,7 +28,7 @@ from .docs_page import build_docs_page
 from .compression import CODINGS, VARY, etag_matches_any, etag_variant
 from .envelope import CORS_HEADERS, JSON, STALE_WHILE_REVALIDATE, not_modified, preflight
 from .openapi import build_openapi
-from .prepared import PiecewiseResponse
+from .prepared import ApiResponse
 from .routes import Family
 from .skill import build_skill, render_skill_md
 from ..core.config import Settings
@@ -98,7 +98,7 @@ def discovery_blueprint(families: Iterable[Family], settings: Settings) -> Bluep
             if etag_matches_any(request.headers.get("if-none-match"), _doc.etag):
                 return not_modified(not_modified_headers)
             # HEAD: Sanic sends these headers and the Content-Length of `body`, without the body
-            return PiecewiseResponse(body, status=200, headers=headers, content_type=_doc.content_type)
+            return ApiResponse(body, status=200, headers=headers, content_type=_doc.content_type)
 
         bp.add_route(serve, path, methods=METHODS, name=f"document_{index}")
     return bp

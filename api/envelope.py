@@ -13,7 +13,7 @@ import orjson
 from sanic.response import HTTPResponse
 
 from .errors import ApiError
-from .prepared import PiecewiseResponse
+from .prepared import ApiResponse
 from .schema import ISO_TIME
 from .snapshots import Snapshot
 from ..core.chains import STATS_CHAIN_ID
@@ -82,11 +82,11 @@ def success_headers(cache_seconds: int, basis: Any = None) -> dict[str, str]:
 
 
 def json_response(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> HTTPResponse:
-    return PiecewiseResponse(body, status=status, headers=headers, content_type=JSON)
+    return ApiResponse(body, status=status, headers=headers, content_type=JSON)
 
 
 def not_modified(headers: dict[str, str]) -> HTTPResponse:
-    return HTTPResponse(None, status=304, headers=headers)
+    return ApiResponse(None, status=304, headers=headers)
 
 
 def error_response(err: ApiError, sources: Iterable[str] = (), meta_: dict[str, Any] | None = None) -> HTTPResponse:
@@ -99,16 +99,18 @@ def error_response(err: ApiError, sources: Iterable[str] = (), meta_: dict[str, 
 
 
 def preflight(request_headers: str | None, methods: str = ALLOWED_METHODS) -> HTTPResponse:
-    """The CORS preflight answer: any origin, `methods`, the requested headers, no body."""
+    """The CORS preflight answer: any origin, `methods`, the requested headers, no body. It
+    varies with the requested headers it echoes, so a shared cache keeps one per list."""
     headers = {
         **CORS_HEADERS,
         "access-control-allow-methods": methods,
         "access-control-max-age": str(PREFLIGHT_MAX_AGE),
         "cache-control": f"public, max-age={PREFLIGHT_MAX_AGE}",
+        "vary": "Access-Control-Request-Headers",
     }
     if request_headers:
         headers["access-control-allow-headers"] = request_headers
-    return HTTPResponse(None, status=204, headers=headers)
+    return ApiResponse(None, status=204, headers=headers)
 
 
 class Envelope:

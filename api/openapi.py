@@ -224,6 +224,8 @@ def _preflight(route: Route) -> dict[str, Any]:
                                                        {"type": "string", "const": ALLOWED_METHODS}),
                 "Access-Control-Max-Age": header("Seconds a browser may reuse this answer.",
                                                  {"type": "integer", "const": PREFLIGHT_MAX_AGE}),
+                "Vary": header("The answer echoes the requested headers in Access-Control-Allow-Headers.",
+                               {"type": "string", "const": "Access-Control-Request-Headers"}),
             },
         }},
     }

@@ -38,7 +38,7 @@ from .envelope import (
 )
 from .errors import ApiError
 from .offload import off_loop
-from .prepared import Answer, PreparedResponse, encode_headers
+from .prepared import Answer, ApiResponse, PreparedResponse, encode_headers
 from .routes import METHODS, Family, RequestContext, Route, warehouse_client
 from .snapshots import Snapshot, SnapshotPointer
 from .sql import QueryBook
@@ -167,7 +167,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
                 answer = await app.ctx.cache.get(key, None, lambda: compute(app, dict(params), basis, request.raw_url))
             return await send(app, request, answer, app.ctx.cache, key)
         except Relayed as relayed:
-            return HTTPResponse(relayed.body, status=relayed.status, headers=relayed.headers)
+            return ApiResponse(relayed.body, status=relayed.status, headers=relayed.headers)
         except ApiError as err:
             if err.code != OVERLOADED:  # the gate logs those as a count (api/admission.py)
                 log_failure(request, err.status, err.code, err.message)

@@ -1,5 +1,5 @@
-"""Answers served again exactly as first sent, with their header block encoded once, and
-large bodies written in pieces.
+"""How every response is written (a Date header; a large body in pieces), and answers served
+again exactly as first sent, with their header block encoded once.
 
 Sanic encodes and sanitizes every header of every response (`processed_headers`), which costs a
 cached answer with its seven headers more than the rest of its path. An `Answer` keeps the body
@@ -10,14 +10,26 @@ hit leaves Sanic only the headers it adds per response (content-length, connecti
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
+from email.utils import formatdate
 from typing import AnyStr, Iterator
 
 from sanic.response import HTTPResponse
 
 HeaderBlock = tuple[tuple[bytes, bytes], ...]
 
-SEND_PIECE = 64 * 1024  # bytes written at once of a larger body (PiecewiseResponse)
+SEND_PIECE = 64 * 1024  # bytes written at once of a larger body (ApiResponse)
+_date: tuple[int, bytes] = (0, b"")  # (second, its HTTP-date): one formatting per second
+
+
+def http_date() -> bytes:
+    """Now as an HTTP-date (RFC 9110 5.6.7), the Date every response carries."""
+    global _date
+    second = int(time.time())
+    if _date[0] != second:
+        _date = (second, formatdate(second, usegmt=True).encode("ascii"))
+    return _date[1]
 
 
 def encode_headers(headers: dict[str, str]) -> HeaderBlock:
@@ -31,9 +43,10 @@ def encode_headers(headers: dict[str, str]) -> HeaderBlock:
     return tuple(block)
 
 
-class PiecewiseResponse(HTTPResponse):
-    """A response whose body, when large, is written in pieces of SEND_PIECE bytes, each after
-    the transport took the one before (Sanic waits while the socket's buffer is full). Written at
+class ApiResponse(HTTPResponse):
+    """Every response of the API: it carries a Date (Sanic sends none), and a large body is
+    written in pieces of SEND_PIECE bytes, each after the transport took the one before (Sanic
+    waits while the socket's buffer is full). Written at
     once, Sanic joins the header to the body and the transport keeps what the socket did not take:
     each client that reads slowly, or not at all, held a copy of the answer (5.4 MB per connection
     in bench/slow_readers.py), and the loop was held ~2 ms per 6 MB answer."""
@@ -50,8 +63,13 @@ class PiecewiseResponse(HTTPResponse):
                 await asyncio.sleep(0)  # the loop's other connections run between two pieces
             await super().send(view[start:start + SEND_PIECE], start + SEND_PIECE >= len(body))  # type: ignore[arg-type]
 
+    @property
+    def processed_headers(self) -> Iterator[tuple[bytes, bytes]]:
+        yield from super().processed_headers
+        yield b"date", http_date()
 
-class PreparedResponse(PiecewiseResponse):
+
+class PreparedResponse(ApiResponse):
     """A response whose headers were encoded once (`block`); `self.headers` holds only what
     Sanic's writer adds per response."""
 
@@ -72,6 +90,7 @@ class PreparedResponse(PiecewiseResponse):
         yield from self.block
         for name, value in self.headers.items():  # content-length and connection: ints and keywords
             yield name.encode("ascii"), str(value).encode("ascii")
+        yield b"date", http_date()
 
 
 # What an Answer costs besides its bytes: the object, its dicts and the str objects of its

@@ -13,6 +13,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import gzip
+import json
+import re
+import time
+from email.utils import parsedate_to_datetime
 from types import SimpleNamespace
 
 import brotli
@@ -121,6 +125,8 @@ def test_head_answers_the_status_and_headers_of_get(fetch, path, ask):
     assert head.headers.keys() == before.headers.keys()
     stable = before.headers["content-length"] == after.headers["content-length"]  # live reads may change
     for name, value in head.headers.items():
+        if name == "date":  # when each was sent
+            continue
         if name != "content-length" or stable:
             assert value == before.headers[name], (name, value, before.headers[name])
     assert int(head.headers["content-length"]) > 0
@@ -135,9 +141,41 @@ def test_head_with_a_matching_if_none_match_is_a_304_like_get(fetch, path):
         get304, head304 = fetch("GET", path, conditional), fetch("HEAD", path, conditional)
         assert get304.status == head304.status == 304
         assert get304.body == head304.body == b""
-        assert get304.headers == head304.headers
+        assert without_date(get304.headers) == without_date(head304.headers)
         assert head304.headers["etag"] == etag and head304.headers["vary"] == "Accept-Encoding"
         assert "content-encoding" not in head304.headers
+
+
+def without_date(headers: dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in headers.items() if k != "date"}
+
+
+def test_every_kind_of_response_carries_the_date_it_was_sent(fetch):
+    etag = fetch("GET", "/api/stats/protocol").headers["etag"]
+    answers = [
+        fetch("GET", "/api/stats/protocol"),  # a cached answer
+        fetch("GET", "/api/stats/protocol", {"If-None-Match": etag}),  # 304
+        fetch("HEAD", "/api/stats/protocol"),
+        fetch("GET", "/api/stats/protocol?bogus=1"),  # 400
+        fetch("GET", "/api/stats/nope"),  # 404
+        fetch("DELETE", "/api/stats/protocol"),  # 405
+        fetch("OPTIONS", "/api/stats/protocol", {"Origin": "https://x.example", "Access-Control-Request-Method": "GET"}),
+        fetch("GET", "/api/stats/openapi.json"),  # a discovery document
+        fetch("GET", "/api/v1/vaults"),  # the vault family
+        fetch("GET", "/api/stats/health"),  # no-store
+    ]
+    assert [a.status for a in answers] == [200, 304, 200, 400, 404, 405, 204, 200, 200, 200]
+    for answer in answers:
+        sent = parsedate_to_datetime(answer.headers["date"])
+        assert sent.tzinfo is not None and abs(sent.timestamp() - time.time()) < 60, answer.headers["date"]
+
+
+def test_the_404_names_contracts_that_are_served(fetch):
+    message = json.loads(fetch("GET", "/nope").decoded())["error"]["message"]
+    named = re.findall(r"/[\w/.-]*openapi\.json", message)
+    assert sorted(named) == ["/api/stats/openapi.json", "/api/v1/openapi.json"]
+    for path in named:
+        assert fetch("GET", path).status == 200
 
 
 def test_head_of_an_unknown_path_is_the_404_without_body(fetch):
@@ -152,12 +190,14 @@ def test_method_not_allowed_lists_head(fetch):
         assert r.status == 405 and r.headers["allow"] == "GET, HEAD, OPTIONS"
 
 
-def test_preflights_are_left_as_they_were(fetch):
+def test_preflights_vary_on_the_requested_headers_and_are_not_encoded(fetch):
     for path in ("/api/stats/protocol/history", "/api/v1/vaults"):
-        r = fetch("OPTIONS", path, {"Origin": "https://x.example", "Access-Control-Request-Method": "GET", "Accept-Encoding": "gzip"})
+        r = fetch("OPTIONS", path, {"Origin": "https://x.example", "Access-Control-Request-Method": "GET", "Accept-Encoding": "gzip",
+                                    "Access-Control-Request-Headers": "if-none-match"})
         assert r.status == 204 and r.body == b""
         assert r.headers["access-control-allow-methods"] == "GET, HEAD, OPTIONS"
-        assert "vary" not in r.headers and "content-encoding" not in r.headers
+        assert r.headers["access-control-allow-headers"] == "if-none-match"
+        assert r.headers["vary"] == "Access-Control-Request-Headers" and "content-encoding" not in r.headers
 
 
 # ------------------------------------------------------------------------------ coding

@@ -1,4 +1,4 @@
-"""Large bodies written in pieces (api/prepared.py `PiecewiseResponse`), over real HTTP on the
+"""Large bodies written in pieces (api/prepared.py `ApiResponse`), over real HTTP on the
 `fresh` scenario: a cached answer and a discovery document larger than a piece arrive whole and
 byte-identical on one keep-alive connection, a HEAD between them sends the length and no body,
 and clients that ask for a large answer and read none of it hold a piece each in the server, not

@@ -5,6 +5,8 @@ database of their own, served by the /v1 family alone. Chain 56's RPC is the tes
 answers); the others are unreachable. Every response is checked against /openapi.json."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from multichain_seed import BOOK_CHAINS, LONG_ERROR, missing_history_truth, missing_truth
@@ -175,3 +177,12 @@ def test_discovery_names_the_v1_contract(v1):
     docs = api.http.get(api.url + "/v1/docs")
     assert docs.status_code == 200 and docs.headers["content-type"].startswith("text/html")
     assert b"/openapi.json" in docs.content
+
+
+def test_an_unknown_path_names_the_contract_that_is_served(v1):
+    api, _, _ = v1
+    for path in ("/v1/nope", "/nope"):
+        r = api.get(path)
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+        assert re.findall(r"/[\w/.-]*openapi\.json", r.json()["error"]["message"]) == ["/openapi.json"]
+    assert api.http.get(api.url + "/openapi.json").status_code == 200
