@@ -49,7 +49,7 @@ def _base_components(family: Family) -> dict[str, Any]:
     }
     schemas = {**family.envelope.meta_components(family.chain_id, family.routes), "ErrorEnvelope": error_envelope,
                **family.schemas}
-    snapshots = any(route.snapshot for route in family.routes)  # ETag, If-None-Match and 304 only with them
+    snapshots = any(route.etagged for route in family.routes)  # ETag, If-None-Match and 304 only with them
     headers = {
         **({"ETag": family.envelope.etag_header()} if snapshots else {}),
         "Vary": {
@@ -68,7 +68,7 @@ def _base_components(family: Family) -> dict[str, Any]:
     }
     responses = {} if not snapshots else {
         "NotModified": {
-            "description": "The snapshot has not changed since the ETag sent in If-None-Match; no body.",
+            "description": "The answer has not changed since the ETag sent in If-None-Match; no body.",
             "headers": {"ETag": {"$ref": "#/components/headers/ETag"}, "Cache-Control": {"$ref": "#/components/headers/CacheControl"},
                         "Vary": {"$ref": "#/components/headers/Vary"}},
         },
@@ -144,7 +144,7 @@ def _operation(family: Family, route: Route) -> dict[str, Any]:
         },
         "Access-Control-Allow-Origin": {"$ref": "#/components/headers/AccessControlAllowOrigin"},
     }
-    if route.snapshot:
+    if route.etagged:
         ok_headers["ETag"] = {"$ref": "#/components/headers/ETag"}
     if route.curation:
         ok_headers["X-Curation-Version"] = {
@@ -156,7 +156,7 @@ def _operation(family: Family, route: Route) -> dict[str, Any]:
         "200": {"description": "The body without an envelope." if route.raw else "Success envelope.", "headers": ok_headers,
                 "content": {JSON: {"schema": success}}},
     }
-    if route.snapshot:
+    if route.etagged:
         responses["304"] = {"$ref": "#/components/responses/NotModified"}
 
     explained = error_texts(route)
@@ -178,7 +178,7 @@ def _operation(family: Family, route: Route) -> dict[str, Any]:
         "x-cache-ttl-seconds": route.cache_seconds,
         "x-snapshot-backed": route.snapshot,
     }
-    if route.snapshot:
+    if route.etagged:
         operation["parameters"].append({"$ref": "#/components/parameters/IfNoneMatch"})
     return operation
 

@@ -13,8 +13,10 @@ the CORS preflight.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 import orjson
@@ -49,6 +51,18 @@ log = logging.getLogger("api")
 
 Basis = Snapshot | coverage.Coverage  # what a snapshot route's answer rests on: its cache key and ETag
 BASIS_HEADERS = ("etag", CURATION_HEADER)  # a forwarded answer rests on the worker's basis when these agree
+
+
+@dataclass(frozen=True, slots=True)
+class MemoValidator:
+    """What a memoized answer's 304 rests on (a snapshot route's rests on its Basis)."""
+    etag: str
+    curation = None
+
+
+def memo_etag(body: bytes) -> str:
+    """A memoized answer's ETag: weak (every content coding of the body shares it), from its bytes."""
+    return f'W/"m-{hashlib.blake2b(body, digest_size=12).hexdigest()}"'
 
 
 class Relayed(Exception):
@@ -112,7 +126,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
             found = validated.put(raw, (params, tuple(sorted(params.items()))))
         return found
 
-    def not_modified(basis: Basis) -> PreparedResponse:
+    def not_modified(basis: Basis | MemoValidator) -> PreparedResponse:
         block = not_modified_of.memo(
             basis.etag, lambda: encode_headers(variant_headers(success_headers(cache_seconds, basis), None)))
         return PreparedResponse(b"", 304, block)
@@ -155,6 +169,8 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
                     return json_response(answer.body, 200, static_headers)
                 key = (*memo_key, params_key)
                 answer = await app.ctx.memo.get(key, cache_seconds, lambda: compute(app, dict(params), None, request.raw_url))
+                if etag_matches(request.headers.get("if-none-match"), answer.headers["etag"]):
+                    return not_modified(MemoValidator(answer.headers["etag"]))
                 return await send(app, request, answer, app.ctx.memo, key)
             basis = known(app, params) or await resolve(app, params)
             if etag_matches(request.headers.get("if-none-match"), basis.etag):
@@ -186,10 +202,14 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
                 status, body, child_headers = forwarded
                 if status != 200:
                     raise Relayed(status, body, relayed_headers(child_headers))
-                if all(child_headers.get(name) == headers.get(name) for name in BASIS_HEADERS):
-                    return Answer(body, headers)
+                if basis is None or all(child_headers.get(name) == headers.get(name) for name in BASIS_HEADERS):
+                    return answer(body, headers)
                 # else the child rested on another snapshot (one was published meanwhile): computed here
-            return Answer(await compute_here(app, params, basis), headers)
+            return answer(await compute_here(app, params, basis), headers)
+
+    def answer(body: bytes, headers: dict[str, str]) -> Answer:
+        """A memoized answer's ETag is its body's."""
+        return Answer(body, {**headers, "etag": memo_etag(body)} if memo_key else headers)
 
     async def compute_here(app: Sanic, params: dict[str, Any], basis: Basis | None) -> bytes:
         snapshot = basis if isinstance(basis, Snapshot) else None

@@ -80,6 +80,12 @@ class Route:
     def query_failed_code(self) -> str:
         return f"{self.error_prefix or self.name}_query_failed"
 
+    @property
+    def etagged(self) -> bool:
+        """Its 200s carry an ETag, and a matching If-None-Match is a 304: the snapshot's (or the
+        coverage's) on a snapshot route, the memoized answer's on a memoized one."""
+        return self.snapshot or (self.memoized and self.cache_seconds > 0)
+
     def error_codes(self) -> dict[int, list[str]]:
         """Every error code this route can answer with, by HTTP status (documented in OpenAPI)."""
         codes: dict[int, list[str]] = {400: [p.error_code for p in self.params] + [UNKNOWN_PARAMETER]}

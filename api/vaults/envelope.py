@@ -73,5 +73,13 @@ class VaultEnvelope(Envelope):
         api_meta, error_meta = self.meta_schemas(chain_id)
         return {"ApiMeta": api_meta, "ErrorMeta": error_meta}
 
+    def etag_header(self) -> dict[str, Any]:
+        return {
+            "description": 'Weak validator of the memoized answer: W/"m-<digest>", a digest of its body, the same for every '
+                           "content coding; a new answer (at most one per memoization period) has a new one. Send it back "
+                           "in If-None-Match.",
+            "schema": {"type": "string", "pattern": r'^W/"m-[0-9a-f]{24}"$'},
+        }
+
     def failure_text(self) -> str:
         return "`{ok: false, error: {code, message}, meta}` (meta as on success, indexedBlock null, degraded true)"

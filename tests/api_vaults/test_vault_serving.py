@@ -1,7 +1,10 @@
 """Serving rules of /api/v1: partial upstream (a vault fault), RPC down, rate limiting."""
 from __future__ import annotations
 
-import dataclasses
+import re
+
+import httpx
+import pytest
 
 from vault_suite import Api
 from support.chains import with_endpoints
@@ -73,3 +76,31 @@ def test_rate_limit(start_api, contract, http):
     assert 1 <= int(r.headers["retry-after"]) <= 20
     # a preflight is not counted and still answers
     assert api.request("OPTIONS", "/vaults").status_code == 204
+
+
+def one_period(api, path: str) -> tuple[httpx.Response, httpx.Response, list[httpx.Response], httpx.Response]:
+    """An identity GET, a gzip GET, a conditional GET and HEAD with the first ETag, and a GET with
+    another ETag, all within one memoization period (the memo renews itself every 10 to 60 s: a
+    sequence that straddled a renewal, seen as two ETags, is run again)."""
+    for _ in range(3):
+        identity = api.get(path, headers={"Accept-Encoding": "identity"})
+        etag = identity.headers["etag"]
+        coded = api.get(path, headers={"Accept-Encoding": "gzip"})
+        conditional = [api.request(method, path, headers={"If-None-Match": etag}) for method in ("GET", "HEAD")]
+        other = api.get(path, headers={"If-None-Match": 'W/"m-' + "0" * 24 + '"'})
+        if {r.headers["etag"] for r in (identity, coded, *conditional, other)} == {etag}:
+            break
+    return identity, coded, conditional, other
+
+
+@pytest.mark.parametrize("path", ["/vaults", "/vaults/cl-wbnb-usdt", "/meta", "/health"])
+def test_a_memoized_answer_has_an_etag_and_a_matching_if_none_match_is_a_304(api, path):
+    identity, coded, conditional, other = one_period(api, path)
+    etag = identity.headers["etag"]
+    assert identity.status_code == 200 and re.fullmatch(r'W/"m-[0-9a-f]{24}"', etag)
+    assert coded.headers["etag"] == etag and coded.content == identity.content  # one answer, every coding
+    for r in conditional:
+        assert r.status_code == 304 and r.content == b""
+        assert r.headers["etag"] == etag and r.headers["vary"] == "Accept-Encoding"
+        assert r.headers["cache-control"] == identity.headers["cache-control"]
+    assert other.status_code == 200 and other.content == identity.content
