@@ -82,6 +82,8 @@ _DECIMAL = re.compile(DECIMAL_PATTERN)
 # the parser reads the fields by this looser form, so a date past its month's end is refused
 # saying so (the published pattern refuses it as well)
 _TIMESTAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}" + _TIME)
+# what datetime.now().isoformat() and JavaScript's toISOString() write: refused, with the value to send
+_FRACTIONAL = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2})\.[0-9]+(Z|[+-][0-9]{2}:[0-9]{2})")
 _WINDOWS = re.compile(WINDOWS_PATTERN)
 _UNIX_EPOCH = datetime(1970, 1, 1)
 _ONE_SECOND = timedelta(seconds=1)
@@ -111,8 +113,13 @@ def parse_decimal(raw: str) -> Decimal:
 
 
 def parse_timestamp(raw: str) -> int:
-    """-> Unix seconds (UTC)."""
+    """-> Unix seconds (UTC). Fractional seconds are refused, not truncated: truncating moves an
+    exclusive bound (`to` of a price history) and the periods anchored on it."""
     if not _TIMESTAMP.fullmatch(raw):
+        fractional = _FRACTIONAL.fullmatch(raw)
+        if fractional:
+            raise ValueError(f"fractional seconds are not accepted: send {fractional[1]}{fractional[2]} (or the next "
+                             f"whole second)")
         raise ValueError()
     try:  # the pattern bounds each field; the calendar (30 February) is datetime's check
         local = datetime(int(raw[0:4]), int(raw[5:7]), int(raw[8:10]), int(raw[11:13]), int(raw[14:16]), int(raw[17:19]))

@@ -201,6 +201,17 @@ def test_bad_timestamps(raw):
     refused(AT, raw)
 
 
+@pytest.mark.parametrize("raw, whole", [
+    ("2026-03-01T12:00:00.5Z", "2026-03-01T12:00:00Z"),
+    ("2026-03-01T12:00:59.999999+02:00", "2026-03-01T12:00:59+02:00"),  # Python's datetime.now(tz).isoformat()
+    ("2026-03-01T12:00:00.000Z", "2026-03-01T12:00:00Z"),  # JavaScript's toISOString()
+])
+def test_fractional_seconds_are_refused_with_the_value_to_send(raw, whole):
+    message = refused(AT, raw).message
+    assert message.endswith(f"; fractional seconds are not accepted: send {whole} (or the next whole second)")
+    assert type(AT.parse(whole)) is int  # what it names is accepted
+
+
 @pytest.mark.parametrize("raw", ["2026-02-30T00:00:00Z", "2025-02-29T00:00:00Z", "2026-04-31T00:00:00+02:00", "0000-01-01T00:00:00Z"])
 def test_timestamps_are_calendar_dates(raw):
     assert refused(AT, raw).message.endswith(f"; {raw[:10]} is not a calendar date")
