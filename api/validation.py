@@ -51,6 +51,7 @@ class Param:
     maximum: int | float | None = None
     choices: tuple[str, ...] = ()  # kind "enum": the values; kind "timestamp": literals besides a time
     pattern: str | None = None  # kind "string": full-match regular expression
+    rule: str = ""  # kind "string": what the pattern accepts, in words (said instead of a pattern too long to read)
     max_length: int | None = None  # kind "string": at most this many characters
     multiple_of: int | None = None  # kind "integer": the value must be a multiple of this
     multiple_text: str = ""  # what the multiple means, in words (e.g. "an epoch start")
@@ -125,7 +126,7 @@ class Param:
             if self.choices:  # timestamp literals such as `earliest`
                 what += ", or " + ("one of " if len(self.choices) > 1 else "") + ", ".join(self.choices)
         else:
-            what = f"a string matching {self.pattern}" if self.pattern else "a string"
+            what = self.rule or (f"a string matching {self.pattern}" if self.pattern else "a string")
             if self.max_length is not None:
                 what += f" of at most {self.max_length} characters"
         if self.default is not None:

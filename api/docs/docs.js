@@ -68,7 +68,8 @@
     if (t === "array") return "array";
     var bits = [t || (schema.properties ? "object" : schema.oneOf || schema.anyOf ? "" : "any")];
     if (schema.format) bits.push("(" + schema.format + ")");
-    if (schema.pattern) bits.push("matching " + schema.pattern);
+    // a long pattern (chainIds, decimals, timestamps) is for machines: its rule is in words in the description
+    if (schema.pattern && schema.pattern.length <= 60) bits.push("matching " + schema.pattern);
     if (schema.minimum !== undefined || schema.maximum !== undefined) bits.push("[" + (schema.minimum !== undefined ? schema.minimum : "") + ".." + (schema.maximum !== undefined ? schema.maximum : "") + "]");
     return bits.join(" ");
   }

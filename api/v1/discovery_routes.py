@@ -63,7 +63,7 @@ POOL_PARAMS = (
     Param("tokenTags", "string", "Comma-separated token tags carried by either pool token", pattern=NAMES, max_length=1100),
     mode("tokenTagMode", "the union of both tokens' tags"),
     Param("poolTypes", "string", "Comma-separated pool types: v2-volatile, v2-stable, cl",
-          pattern=f"{POOL_TYPE}(?:,{POOL_TYPE}){{0,2}}"),
+          pattern=f"{POOL_TYPE}(?:,{POOL_TYPE}){{0,2}}", rule="one to three of v2-volatile, v2-stable, cl, comma-separated"),
     Param("minTvlUsd", "decimal", "Pools whose TVL is at least this (exact decimal comparison; unknown TVL excluded)"),
     Param("maxTvlUsd", "decimal", "Pools whose TVL is at most this (exact decimal comparison; unknown TVL excluded)"),
     Param("minFeeApr", "decimal", "Pools whose fee APR (a fraction: 0.25 = 25 %) is at least this"),
@@ -73,7 +73,8 @@ POOL_PARAMS = (
     flag("dynamicFee", "pools with a dynamic fee"),
     flag("customFee", "pools with a custom fee"),
     Param("token", "string", "Pools holding this token: an address, optionally prefixed with a chain ID and a colon "
-          "(56:0x...)", pattern=TOKEN),
+          "(56:0x...)", pattern=TOKEN,
+          rule=f"0x and 40 hex digits (either case), optionally after a chain ID from 1 to {MAX_CHAIN_ID} and a colon"),
     Param("aprProfile", "enum", "Concentrated-liquidity emissions preset: minimum (one tick-spacing interval), "
           "five-spacing (five intervals) or standard (the aligned half-spread); V2 pools are unaffected",
           default="standard", choices=("minimum", "five-spacing", "standard")),

@@ -21,7 +21,9 @@ TOKEN_NOT_FOUND_DOC = ErrorDoc(404, TOKEN_NOT_FOUND, "The chain's published snap
                                "curation blocks it.")
 TOKENS = Param("tokens", "string", f"Up to {MAX_BATCH} comma-separated tokens, each `<chainId>:<address>` (56:0x...); "
                "a token named twice is answered once, in its first place",
-               pattern=f"{TOKEN_REF}(?:,{TOKEN_REF}){{0,{MAX_BATCH - 1}}}", max_length=MAX_TOKENS_TEXT, mandatory=True)
+               pattern=f"{TOKEN_REF}(?:,{TOKEN_REF}){{0,{MAX_BATCH - 1}}}", max_length=MAX_TOKENS_TEXT, mandatory=True,
+               rule=f"1 to {MAX_BATCH} comma-separated <chainId>:<address> (a chain ID from 1 to {MAX_CHAIN_ID}, a colon, 0x "
+                    "and 40 hex digits in either case)")
 TO = Param("to", "timestamp", "The as-of boundary of the current price (inclusive), at or after 1970-01-01; default "
            "the server time; a later time is 400 invalid_to")
 

@@ -66,3 +66,16 @@ def test_docs_page_try_with_query_parameters(chromium, fresh, tmp_path):
     dom = render(chromium, fresh.url + "/api/stats/docs#try=/api/stats/protocol/history?days=0", tmp_path)
     status, body = try_response(dom)
     assert status == "400" and '"code": "invalid_days"' in body  # the form sent the query as given
+
+
+def test_long_patterns_are_left_to_the_words_of_the_description(chromium, v1, tmp_path):
+    api, _, _ = v1
+    dom = html.unescape(render(chromium, api.url + "/v1/docs", tmp_path))
+    assert 'id="load-error"' not in dom
+    chain_ids = next(p for p in api.http.get(api.url + "/openapi.json").json()["paths"]["/v1/pools"]["get"]["parameters"]
+                     if p.get("name") == "chainIds")
+    assert len(chain_ids["schema"]["pattern"]) > 60  # the machine's rule, in the contract
+    assert chain_ids["schema"]["pattern"] not in dom
+    assert "up to 32 comma-separated chain IDs, each an integer from 1 to 2147483647" in dom  # the rule, in words
+    shown = re.findall(r"matching ([^<\s]+)", dom)
+    assert shown and max(map(len, shown)) <= 60, [s for s in shown if len(s) > 60][:2]  # short patterns are still shown
