@@ -54,6 +54,9 @@ HEADER = """\
 {marker} (rewritten while this line is first; remove it to manage the file yourself).
 telemetry:
   enabled: false
+# the UI opens on the catalog, without its new-user dialog
+nux:
+  enabled: false
 """
 
 SQLITE = "# Local storage under this folder; runs go through the run queue, which the daemon drains.\n"

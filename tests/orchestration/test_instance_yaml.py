@@ -121,3 +121,12 @@ def test_snapshot_and_history_runs_carry_a_maximum_runtime_the_daemon_enforces(m
     monkeypatch.setenv("SNAPSHOT_MAX_RUNTIME_SECONDS", "-1")
     with pytest.raises(ValueError, match="SNAPSHOT_MAX_RUNTIME_SECONDS must be at least 0, got '-1'"):
         Settings.from_env()
+
+
+def test_the_ui_opens_without_its_new_user_dialog(monkeypatch, tmp_path):
+    from dagster import DagsterInstance
+
+    config, _ = written(monkeypatch, tmp_path)
+    assert config["nux"] == {"enabled": False}
+    with DagsterInstance.from_config(str(tmp_path)) as instance:
+        assert instance.nux_enabled is False  # what the UI's shouldShowNux query reads
