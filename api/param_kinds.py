@@ -1,8 +1,8 @@
-"""The parameter kinds of the multichain /v1 API: flag, chain_ids, decimal, timestamp, windows.
+"""The formats of the multichain /v1 API's parameters: flag, chain_ids, decimal, timestamp, windows.
 
-Each kind is a parser (raw query text -> typed, hashable value, or `ValueError` whose message, often
+Each is a parser (raw query text -> typed, hashable value, or `ValueError` whose message, often
 empty, is appended to the 400 as the reason), the words saying what it accepts, and its OpenAPI
-schema. `api/validation.py` wires them into `Param`; this module imports nothing from it.
+schema; `api/kinds.py` registers them beside the other kinds.
 
 The schema patterns carry the numeric bounds too (chain IDs up to 2147483647, windows from 1h to
 366d, at most 32 IDs and six windows), written out digit by digit by `numbers_up_to`: a value the

@@ -5,35 +5,24 @@ error code (`invalid_<snake_name>`, e.g. `invalid_days`, `invalid_pool_id`), wri
 saying what is accepted, and becomes the OpenAPI parameter. Unknown query parameters are
 refused with `unknown_parameter`; a parameter given twice is refused with its own code.
 
-The kinds of the multichain /v1 API (flag, chain_ids, decimal, timestamp, windows) are parsed in
-`api/param_kinds.py`; `ALL_CHAINS` and `Window` come from there.
+What each kind reads, accepts and publishes is its entry in the one registry, `api/kinds.py`;
+`ALL_CHAINS` and `Window` (what handlers get for chain_ids and windows) come from
+`api/param_kinds.py`.
 """
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 from urllib.parse import parse_qsl
 
-from . import param_kinds
 from .errors import ApiError
+from .kinds import INTEGER_LIMIT, KINDS
 from .param_kinds import ALL_CHAINS, Window  # noqa: F401 - re-exported: what handlers get and compare with
 
 UNKNOWN_PARAMETER = "unknown_parameter"
 
-# An integer parameter is at most 18 digits (it always fits the warehouse's Int64/UInt64
-# bindings); a declared minimum or maximum narrows that, and the contract publishes the bounds.
-INTEGER_DIGITS = 18
-INTEGER_LIMIT = 10**INTEGER_DIGITS - 1
-
-_INTEGER = re.compile(rf"-?[0-9]{{1,{INTEGER_DIGITS}}}")
-_NUMBER = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?")
-_ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 _CAMEL = re.compile(r"(?<=[a-z0-9])([A-Z])")
-_BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
-
-KINDS = ("integer", "number", "boolean", "enum", "address", "string", *param_kinds.PARSERS)
 
 
 def snake(name: str) -> str:
@@ -81,7 +70,7 @@ class Param:
     def default_value(self) -> Any:
         """The value a handler gets when the parameter is absent. A /v1 kind's default is written
         as query text (chain_ids `all`, windows `24h,7d`), so it is parsed like a given value."""
-        if self.default is not None and self.kind in param_kinds.PARSERS:
+        if self.default is not None and KINDS[self.kind].default_is_text:
             return self.parse(self.default_text)
         return self.default
 
@@ -109,107 +98,21 @@ class Param:
 
     def accepted(self) -> str:
         """What the parameter accepts, in words (the 400 message and the OpenAPI description)."""
-        if self.kind == "integer":
-            what = "an integer" + _range_text(self.low, self.high)
-            if self.multiple_of:
-                what += f", a multiple of {self.multiple_of}" + (f" ({self.multiple_text})" if self.multiple_text else "")
-        elif self.kind == "number":
-            what = "a number" + _range_text(self.minimum, self.maximum)
-        elif self.kind == "boolean":
-            what = "true or 1, false or 0"
-        elif self.kind == "enum":
-            what = "one of " + ", ".join(self.choices)
-        elif self.kind == "address":
-            what = "0x followed by exactly 40 hex digits (either case)"
-        elif self.kind in param_kinds.ACCEPTS:
-            what = param_kinds.ACCEPTS[self.kind]
-            if self.choices:  # timestamp literals such as `earliest`
-                what += ", or " + ("one of " if len(self.choices) > 1 else "") + ", ".join(self.choices)
-        else:
-            what = self.rule or (f"a string matching {self.pattern}" if self.pattern else "a string")
-            if self.max_length is not None:
-                what += f" of at most {self.max_length} characters"
-        if self.default is not None:
-            what += f" (default {self.default_text})"
-        return what
+        what = KINDS[self.kind].accepted(self)
+        return what + (f" (default {self.default_text})" if self.default is not None else "")
 
     def invalid(self, reason: str = "") -> ApiError:
         message = f"{self.name} must be {self.accepted()}"
         return ApiError(400, self.error_code, f"{message}; {reason}" if reason else message)
 
     def parse(self, raw: str) -> Any:
-        kind = self.kind
-        if kind == "integer":
-            if not _INTEGER.fullmatch(raw):
-                raise self.invalid()
-            value = self._in_range(int(raw))
-            if self.multiple_of and value % self.multiple_of:
-                raise self.invalid()
-            return value
-        if kind == "number":
-            if not _NUMBER.fullmatch(raw):
-                raise self.invalid()
-            value = float(raw)
-            if not math.isfinite(value):
-                raise self.invalid()
-            return self._in_range(value)
-        if kind == "boolean":
-            try:
-                return _BOOLEANS[raw]
-            except KeyError:
-                raise self.invalid() from None
-        if kind == "enum":
-            if raw not in self.choices:
-                raise self.invalid()
-            return raw
-        if kind == "address":
-            if not _ADDRESS.fullmatch(raw):
-                raise self.invalid()
-            return raw.lower()
-        kind_parser = param_kinds.PARSERS.get(kind)
-        if kind_parser is not None:
-            if raw in self.choices:  # a timestamp's literal (`earliest`) is returned as itself
-                return raw
-            try:
-                return kind_parser(raw)
-            except ValueError as err:
-                raise self.invalid(str(err)) from None
-        # the length first: no pattern runs over an oversized value
-        if self.max_length is not None and len(raw) > self.max_length:
-            raise self.invalid()
-        if self.pattern is not None and not re.fullmatch(self.pattern, raw):
-            raise self.invalid()
-        return raw
-
-    def _in_range(self, value: int | float) -> int | float:
-        low, high = self.low, self.high
-        if (low is not None and value < low) or (high is not None and value > high):
-            raise self.invalid()
-        return value
+        try:
+            return KINDS[self.kind].read(self, raw)
+        except ValueError as err:
+            raise self.invalid(str(err)) from None
 
     def json_schema(self) -> dict[str, Any]:
-        schema: dict[str, Any]
-        if self.kind == "integer":
-            schema = {"type": "integer"}
-        elif self.kind == "number":
-            schema = {"type": "number"}
-        elif self.kind == "boolean":
-            schema = {"type": "string", "enum": ["true", "1", "false", "0"]}
-        elif self.kind == "enum":
-            schema = {"type": "string", "enum": list(self.choices)}
-        elif self.kind == "address":
-            schema = {"type": "string", "pattern": "^0x[0-9a-fA-F]{40}$"}
-        elif self.kind in param_kinds.PARSERS:
-            schema = param_kinds.schema(self.kind)
-            if self.choices:  # a timestamp or one of its literals; `type` stays on top for readers of it
-                literal = {"enum": list(self.choices)}
-                schema = {"type": "string", "anyOf": [{k: v for k, v in schema.items() if k != "type"}, literal]}
-        else:
-            schema = {"type": "string"}
-            if self.pattern:
-                schema["pattern"] = f"^(?:{self.pattern})$"
-            if self.max_length is not None:
-                schema["maxLength"] = self.max_length
+        schema = KINDS[self.kind].schema(self)
         if self.multiple_of:
             schema["multipleOf"] = self.multiple_of
         if self.low is not None:
@@ -219,16 +122,6 @@ class Param:
         if self.default is not None:
             schema["default"] = self.default if self.kind in ("integer", "number") else self.default_text
         return schema
-
-
-def _range_text(minimum: int | float | None, maximum: int | float | None) -> str:
-    if minimum is not None and maximum is not None:
-        return f" from {minimum} to {maximum}"
-    if minimum is not None:
-        return f" >= {minimum}"
-    if maximum is not None:
-        return f" <= {maximum}"
-    return ""
 
 
 class ParamParser:
