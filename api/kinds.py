@@ -11,12 +11,9 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Protocol
 
 from . import param_kinds
-
-if TYPE_CHECKING:
-    from .validation import Param
 
 # An integer parameter is at most 18 digits (it always fits the warehouse's Int64/UInt64
 # bindings); a declared minimum or maximum narrows that, and the contract publishes the bounds.
@@ -29,15 +26,33 @@ _ADDRESS = re.compile(r"0x[0-9a-fA-F]{40}")
 _BOOLEANS = {"true": True, "1": True, "false": False, "0": False}
 
 
+class Param(Protocol):
+    """What a kind reads of its declaration (api/validation.py `Param`)."""
+    minimum: int | float | None
+    maximum: int | float | None
+    choices: tuple[str, ...]
+    pattern: str | None
+    rule: str
+    max_length: int | None
+    multiple_of: int | None
+    multiple_text: str
+
+    @property
+    def low(self) -> int | float | None: ...
+
+    @property
+    def high(self) -> int | float | None: ...
+
+
 @dataclass(frozen=True)
 class Kind:
-    read: Callable[["Param", str], Any]
-    accepted: Callable[["Param"], str]
-    schema: Callable[["Param"], dict[str, Any]]
+    read: Callable[[Param, str], Any]
+    accepted: Callable[[Param], str]
+    schema: Callable[[Param], dict[str, Any]]
     default_is_text: bool = False  # a declared default is query text, read like a given value (chain_ids `all`)
 
 
-def _in_range(param: "Param", value: int | float) -> int | float:
+def _in_range(param: Param, value: int | float) -> int | float:
     low, high = param.low, param.high
     if (low is not None and value < low) or (high is not None and value > high):
         raise ValueError()
@@ -54,7 +69,7 @@ def _range_text(minimum: int | float | None, maximum: int | float | None) -> str
     return ""
 
 
-def _read_integer(param: "Param", raw: str) -> int:
+def _read_integer(param: Param, raw: str) -> int:
     if not _INTEGER.fullmatch(raw):
         raise ValueError()
     value = int(_in_range(param, int(raw)))
@@ -63,39 +78,39 @@ def _read_integer(param: "Param", raw: str) -> int:
     return value
 
 
-def _integer_text(param: "Param") -> str:
+def _integer_text(param: Param) -> str:
     what = "an integer" + _range_text(param.low, param.high)
     if param.multiple_of:
         what += f", a multiple of {param.multiple_of}" + (f" ({param.multiple_text})" if param.multiple_text else "")
     return what
 
 
-def _read_number(param: "Param", raw: str) -> float:
+def _read_number(param: Param, raw: str) -> float:
     if not _NUMBER.fullmatch(raw) or not math.isfinite(value := float(raw)):
         raise ValueError()
     return float(_in_range(param, value))
 
 
-def _read_boolean(param: "Param", raw: str) -> bool:
+def _read_boolean(param: Param, raw: str) -> bool:
     try:
         return _BOOLEANS[raw]
     except KeyError:
         raise ValueError() from None
 
 
-def _read_enum(param: "Param", raw: str) -> str:
+def _read_enum(param: Param, raw: str) -> str:
     if raw not in param.choices:
         raise ValueError()
     return raw
 
 
-def _read_address(param: "Param", raw: str) -> str:
+def _read_address(param: Param, raw: str) -> str:
     if not _ADDRESS.fullmatch(raw):
         raise ValueError()
     return raw.lower()
 
 
-def _read_string(param: "Param", raw: str) -> str:
+def _read_string(param: Param, raw: str) -> str:
     # the length first: no pattern runs over an oversized value
     if (param.max_length is not None and len(raw) > param.max_length) or (
             param.pattern is not None and not re.fullmatch(param.pattern, raw)):
@@ -103,12 +118,12 @@ def _read_string(param: "Param", raw: str) -> str:
     return raw
 
 
-def _string_text(param: "Param") -> str:
+def _string_text(param: Param) -> str:
     what = param.rule or (f"a string matching {param.pattern}" if param.pattern else "a string")
     return what + (f" of at most {param.max_length} characters" if param.max_length is not None else "")
 
 
-def _string_schema(param: "Param") -> dict[str, Any]:
+def _string_schema(param: Param) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "string"}
     if param.pattern:
         schema["pattern"] = f"^(?:{param.pattern})$"
@@ -122,16 +137,16 @@ def _format(kind: str) -> Kind:
     as `choices`, are read as themselves."""
     parser = param_kinds.PARSERS[kind]
 
-    def read(param: "Param", raw: str) -> Any:
+    def read(param: Param, raw: str) -> Any:
         return raw if raw in param.choices else parser(raw)
 
-    def accepted(param: "Param") -> str:
+    def accepted(param: Param) -> str:
         what = param_kinds.ACCEPTS[kind]
         if param.choices:
             what += ", or " + ("one of " if len(param.choices) > 1 else "") + ", ".join(param.choices)
         return what
 
-    def schema(param: "Param") -> dict[str, Any]:
+    def schema(param: Param) -> dict[str, Any]:
         found = param_kinds.schema(kind)
         if param.choices:  # a timestamp or one of its literals; `type` stays on top for readers of it
             literal = {"enum": list(param.choices)}
