@@ -12,7 +12,7 @@ from .admission import OVERLOADED
 from .compression import CODINGS, MIN_SIZE, VARY
 from .envelope import ALLOWED_METHODS, PREFLIGHT_MAX_AGE, cache_control
 from .routes import INTERNAL_ERROR, Family, Route
-from .schema import ref
+from .schema import components, ref
 from .coverage import CHAIN_NOT_PUBLIC
 from .snapshots import SNAPSHOT_UNAVAILABLE, SOURCE_UNAVAILABLE
 from .validation import UNKNOWN_PARAMETER, Param
@@ -47,8 +47,8 @@ def _base_components(family: Family) -> dict[str, Any]:
             "meta": ref("ErrorMeta"),
         },
     }
-    schemas = {**family.envelope.meta_components(family.chain_id, family.routes), "ErrorEnvelope": error_envelope,
-               **family.schemas}
+    schemas = components(family.envelope.meta_components(family.chain_id, family.routes),
+                         {"ErrorEnvelope": error_envelope}, family.schemas)
     snapshots = any(route.etagged for route in family.routes)  # ETag, If-None-Match and 304 only with them
     headers = {
         **({"ETag": family.envelope.etag_header()} if snapshots else {}),

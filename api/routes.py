@@ -121,6 +121,12 @@ class Family:
     contract_path: str | None = None  # where its OpenAPI document is served; default <prefix>/openapi.json
     tags: dict[str, str] = field(default_factory=dict)  # each route tag's description, as the contract lists it
 
+    def __post_init__(self) -> None:
+        for what, values in (("path", [r.path for r in self.routes]), ("route name", [r.name for r in self.routes])):
+            twice = sorted({v for v in values if values.count(v) > 1})
+            if twice:  # a second declaration would silently shadow the first
+                raise ValueError(f"family {self.name}: {what}s declared twice: {twice}")
+
     def full_path(self, route: Route) -> str:
         return self.prefix + route.path
 

@@ -40,3 +40,15 @@ def obj(properties: dict, description: str = "") -> dict:
     if description:
         schema["description"] = description
     return schema
+
+
+def components(*parts: dict[str, dict]) -> dict[str, dict]:
+    """Schema components gathered from several modules; a name two of them define is an error
+    (merged with `{**a, **b}`, the second would silently win)."""
+    out: dict[str, dict] = {}
+    for part in parts:
+        twice = sorted(set(out) & set(part))
+        if twice:
+            raise ValueError(f"schema components defined twice: {twice}")
+        out.update(part)
+    return out

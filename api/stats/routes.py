@@ -11,6 +11,7 @@ domain's schemas module, and one `Route(...)` in the domain's route table. Nothi
 from __future__ import annotations
 
 from ..routes import Family
+from ..schema import components
 from . import (
     governance_routes,
     governance_schemas,
@@ -37,7 +38,7 @@ FAMILY = Family(
     ),
     chain_id=STATS_CHAIN_ID,
     routes=protocol_routes.ROUTES + governance_routes.ROUTES + market_routes.ROUTES,
-    schemas={**protocol_schemas.SCHEMAS, **governance_schemas.SCHEMAS, **market_schemas.SCHEMAS},
+    schemas=components(protocol_schemas.SCHEMAS, governance_schemas.SCHEMAS, market_schemas.SCHEMAS),
     tags={
         "competitors": "Other DEXes of the chain compared with this one, pair by pair.",
         "governance": "Gauges, votes, bribes, vote escrow, epochs and the foundation's voting.",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..guide import Guide
 from ..routes import ErrorDoc, Family, Route
-from ..schema import array_of, ref
+from ..schema import array_of, components, ref
 from ..validation import Param
 from . import protocol, reference
 from .discovery_routes import ROUTES as DISCOVERY_ROUTES
@@ -152,8 +152,8 @@ FAMILY = Family(
     ),
     chain_id=0,  # multichain: every route's coverage names its chains
     routes=ROUTES,
-    schemas={**SCHEMAS, **PROTOCOL_SCHEMAS, **DISCOVERY_SCHEMAS, **PRICE_OBSERVATION_SCHEMAS, **TOKEN_SCHEMAS,
-             **PRICE_HISTORY_SCHEMAS},
+    schemas=components(SCHEMAS, PROTOCOL_SCHEMAS, DISCOVERY_SCHEMAS, PRICE_OBSERVATION_SCHEMAS, TOKEN_SCHEMAS,
+                       PRICE_HISTORY_SCHEMAS),
     envelope=V1_ENVELOPE,
     guide=V1_GUIDE,
     contract_path="/openapi.json",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..ratelimit import RATE_LIMITED
 from ..routes import ErrorDoc, Family, Route
-from ..schema import array_of, ref
+from ..schema import array_of, components, ref
 from ..guide import VAULT_GUIDE
 from ..validation import Param
 from . import handlers, schemas, user_schemas, users
@@ -124,7 +124,7 @@ FAMILY = Family(
     ),
     chain_id=STATS_CHAIN_ID,
     routes=ROUTES,
-    schemas={**schemas.SCHEMAS, **user_schemas.SCHEMAS},
+    schemas=components(schemas.SCHEMAS, user_schemas.SCHEMAS),
     envelope=VaultEnvelope(STATS_CHAIN_ID),
     rate_limited=True,
     guide=VAULT_GUIDE,

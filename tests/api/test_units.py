@@ -197,3 +197,19 @@ def test_query_files_declare_typed_parameters_and_say_so():
         "snapshot_at": "x",
         "days": 3,
     }
+
+
+def test_a_family_refuses_a_path_or_a_schema_component_declared_twice():
+    import dataclasses
+
+    from ve_analytics.api.schema import components
+    from ve_analytics.api.v1.routes import FAMILY
+
+    first = FAMILY.routes[0]
+    with pytest.raises(ValueError, match="paths declared twice"):
+        dataclasses.replace(FAMILY, routes=(*FAMILY.routes, dataclasses.replace(first, name="another_name")))
+    with pytest.raises(ValueError, match="route names declared twice"):
+        dataclasses.replace(FAMILY, routes=(*FAMILY.routes, dataclasses.replace(first, path="/another-path")))
+    with pytest.raises(ValueError, match=r"schema components defined twice: \['A'\]"):
+        components({"A": {}, "B": {}}, {"C": {}}, {"A": {"type": "string"}})
+    assert components({"A": {}}, {"B": {}}) == {"A": {}, "B": {}}
