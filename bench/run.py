@@ -81,7 +81,7 @@ ROUTES: tuple[str, ...] = tuple(SQL_MAP)
 
 V1_BOOK = QueryBook("v1")
 # The /v1 routes measured (paths under /v1) and the SQL files each handler runs, in order
-# (api/v1/protocol.py). Their bound values come from the chains' anchors, an earlier query's rows,
+# (api/v1/protocol/handlers.py). Their bound values come from the chains' anchors, an earlier query's rows,
 # so the values timed are the ones the traced handler bound; the files are checked against it.
 V1_SQL_FILES: dict[str, tuple[str, ...]] = {
     "/protocol": ("protocol", "protocol_flows"),
@@ -94,7 +94,7 @@ V1_SQL_FILES: dict[str, tuple[str, ...]] = {
 
 # A /v1 route whose path is known once the dataset is: the core token's price history over the 500
 # whole hours before chain 56's latest snapshot (one full page; every period holds four published
-# snapshots and a valuation), and the SQL files its handler runs (api/v1/price_history.py).
+# snapshots and a valuation), and the SQL files its handler runs (api/v1/tokens/history.py).
 PRICE_HISTORY_PERIODS = 500
 PRICE_HISTORY_LABEL = f"/tokens/56/<coreToken>/price-history?interval=1h&limit={PRICE_HISTORY_PERIODS}"
 PRICE_HISTORY_FILES = ("price_history_context", "price_history")

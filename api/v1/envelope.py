@@ -17,7 +17,7 @@ from typing import Any, Iterable
 from ..coverage import Coverage
 from ..envelope import Envelope, now_iso
 from ..schema import ISO_TIME, obj
-from .schemas import CHAIN_ID, NULLABLE_TIME, OBSERVATION
+from .common.schemas import CHAIN_ID, NULLABLE_TIME, OBSERVATION
 
 # meta.historicalCoverage of price-history answers: what their historical valuations rest on (ADR 0011)
 HISTORICAL_COVERAGE = {**obj({
@@ -35,7 +35,7 @@ HISTORICAL_COVERAGE = {**obj({
 
 class V1Envelope(Envelope):
     def success_meta(self, basis: Any, cache_seconds: int, sources: Iterable[str], extra: dict[str, Any]) -> dict[str, Any]:
-        if "pinned" in extra:  # a traversal's later page: the chains its first page read (api/v1/discovery.py)
+        if "pinned" in extra:  # a traversal's later page: the chains its first page read (api/v1/common/traversal.py)
             chains = extra["pinned"]
             complete = all(c["state"] == "fresh" for c in chains) and extra.get("complete", True)
         elif isinstance(basis, Coverage):
@@ -54,7 +54,7 @@ class V1Envelope(Envelope):
         curation = getattr(basis, "curation", None)
         if curation is not None:
             meta["curation"] = curation.meta()
-        if "historicalCoverage" in extra:  # price history (api/v1/price_history.py)
+        if "historicalCoverage" in extra:  # price history (api/v1/tokens/history.py)
             meta["historicalCoverage"] = extra["historicalCoverage"]
         return meta
 

@@ -1,102 +1,23 @@
-"""The /v1 route table (spec v1-api.md; ADR 0009). Routing, validation, caching, error codes and
-the contract at /openapi.json are all generated from it. Reference routes: reference.py."""
+"""The /v1 family (spec v1-api.md; ADR 0009), assembled from its domains: each domain package
+(reference, protocol, curation, discovery, tokens) declares its routes, schemas, handlers and row
+shaping, and exports `ROUTES` and `SCHEMAS` from its routes.py; what they share is in common/.
+Routing, validation, caching, error codes and the contract at /openapi.json are all generated
+from this table; a path, route name or schema name declared twice stops the service at start."""
 from __future__ import annotations
 
 from ..guide import Guide
-from ..routes import ErrorDoc, Family, Route
-from ..schema import array_of, components, ref
-from ..validation import Param
-from . import protocol, reference
-from .discovery_routes import ROUTES as DISCOVERY_ROUTES
-from .discovery_schemas import SCHEMAS as DISCOVERY_SCHEMAS
+from ..routes import Family, Route
+from ..schema import components
+from .curation import routes as curation
+from .discovery import routes as discovery
 from .envelope import V1_ENVELOPE
-from .price_observations import SCHEMAS as PRICE_OBSERVATION_SCHEMAS
-from .price_history_routes import ROUTES as PRICE_HISTORY_ROUTES, SCHEMAS as PRICE_HISTORY_SCHEMAS
-from .protocol_schemas import SCHEMAS as PROTOCOL_SCHEMAS
-from .route_parts import windows_param, CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, HEALTH_SECONDS, MARKET_SECONDS, REFERENCE_SECONDS
-from .schemas import SCHEMAS
-from .token_routes import ROUTES as TOKEN_ROUTES, SCHEMAS as TOKEN_SCHEMAS
+from .protocol import routes as protocol
+from .reference import routes as reference
+from .tokens import routes as tokens
 
 CONTRACT_VERSION = "0.2.0"  # 0.2.0: token detail and price routes (additive)
-ALIGNMENT = Param("alignment", "enum", "rolling: periods end at each chain's latest completed hourly bucket; utc: "
-                  "calendar periods shared by every chain, the running one clipped and marked partial",
-                  default="rolling", choices=("rolling", "utc"))
-WINDOWS = windows_param("24h,7d,30d")
-PROTOCOL_DESCRIPTION = (
-    " Covers the chains with the `pools` feature (default: all of them; a selected chain without it is 404 "
-    "`feature_unsupported`). Each chain's flows are sums of its hourly buckets over spans ending at or before its "
-    "own anchor (the end of its latest hourly bucket completed by its published snapshot); totals add these independently observed spans and say "
-    "which chains they added and which are missing: a missing chain makes a total a known subtotal (`complete: false`), "
-    "never a silent zero. Backing, bridge balances, holders, prices and APRs are never added (`policy`)."
-)
-UNHEALTHY_DOC = ErrorDoc(503, reference.UNHEALTHY, "The warehouse is unreachable, or no chain has a published snapshot "
-                         "within the freshness limit.")
-
-
-def reference_route(path: str, name: str, handler, summary: str, schema: dict, description: str) -> Route:
-    return Route(path, name, handler, summary, schema, params=(CHAIN_IDS,), cache_seconds=REFERENCE_SECONDS,
-                 snapshot=True, multichain=True, description=description, tags=("reference",))
-
-
-def protocol_route(path: str, name: str, handler, summary: str, schema: str, description: str,
-                   params: tuple[Param, ...] = (CHAIN_IDS,)) -> Route:
-    return Route(path, name, handler, summary, ref(schema), params=params, cache_seconds=MARKET_SECONDS,
-                 snapshot=True, multichain=True, feature="pools", description=description + PROTOCOL_DESCRIPTION,
-                 tags=("protocol",), errors=(CHAIN_UNAVAILABLE_DOC,))
-
-
-ROUTES: tuple[Route, ...] = (
-    reference_route(
-        "/chains", "chains", reference.chains, "Public chains: features, freshness and indexed coverage", array_of("V1Chain"),
-        "Every selected public chain: name, network, each feature with its status (unsupported, or the chain's state), "
-        "its latest published snapshot (snapshotAt, indexedAt, availableAt) and state, and what its indexed data "
-        "covers (first market activity, history and snapshot ranges, subgraph lag). Start here: request a capability "
-        "only where its status is fresh, failed or stale."),
-    reference_route(
-        "/deployments", "deployments", reference.deployments, "Contract addresses per chain", array_of("V1Deployment"),
-        "The protocol's contracts on every selected chain, each with the feature it serves and whether it is indexed "
-        "(a deployment alone does not establish indexed data: `indexed` is true only when the chain has a published "
-        "snapshot and supports the feature)."),
-    Route("/health", "health", reference.health, "Service health over every public chain", ref("V1Health"),
-          cache_seconds=HEALTH_SECONDS, snapshot=False, errors=(UNHEALTHY_DOC,), tags=("reference",),
-          description="200 `ok` when every public chain is fresh, `degraded` (naming the failed, stale and unavailable "
-          "chains) when some are not; 503 `unhealthy` when the warehouse is unreachable or no chain's snapshot is within the "
-          "freshness limit."),
-    Route("/health/chains", "health_chains", reference.health_chains, "Health per public chain", array_of("V1ChainHealth"),
-          cache_seconds=HEALTH_SECONDS, snapshot=False, errors=(UNHEALTHY_DOC,), tags=("reference",),
-          description="Per public chain: the latest published snapshot and its age, the latest attempt, subgraph lag, "
-          "coverage, what is still filling in, and whether the chain's RPC answers now. A chain past the freshness "
-          "limit is `stale` while the others stay `fresh`; 503 `unhealthy` only when the warehouse is unreachable."),
-    protocol_route(
-        "/protocol", "protocol", protocol.protocol, "Protocol observation per chain and totals", "V1Protocol",
-        "Per covered chain, at its published snapshot: eligible user-pool liquidity (TVL, split V2 / CL), pool and "
-        "active gauge counts, and rolling 24h and 7d volume and fees, each window saying what it summed; and their "
-        "totals."),
-    protocol_route(
-        "/protocol/history", "protocol_history", protocol.periods, "Hourly protocol flows and TVL per chain", "V1ProtocolPeriods",
-        "The last `days` days of hourly periods per covered chain (oldest first): volume and fees summed from its "
-        "hourly buckets, the TVL of its latest published snapshot in the period, and per period index the totals. "
-        "Gaps are kept with their reason.",
-        params=(CHAIN_IDS, ALIGNMENT, Param("days", "integer", "Days of hourly periods", default=7, minimum=1, maximum=90))),
-    protocol_route(
-        "/protocol/daily", "protocol_daily", protocol.periods, "Daily protocol flows and TVL per chain", "V1ProtocolPeriods",
-        "The last `days` daily periods per covered chain (oldest first): rolling 24-hour periods ending at its anchor, "
-        "or UTC days (alignment=utc) with the running day clipped at the anchor and marked partial; per period index "
-        "the totals. Gaps are kept with their reason.",
-        params=(CHAIN_IDS, ALIGNMENT, Param("days", "integer", "Daily periods", default=90, minimum=1, maximum=3660))),
-    protocol_route(
-        "/protocol/trailing", "protocol_trailing", protocol.trailing, "Trailing windows per chain and totals",
-        "V1ProtocolTrailing",
-        "Volume and fees over each requested trailing window of every covered chain, with the buckets each summed, "
-        "and per window the totals.", params=(CHAIN_IDS, WINDOWS)),
-    protocol_route(
-        "/protocol/volume", "protocol_volume", protocol.volume, "Cumulative volume per chain", "V1ProtocolVolume",
-        "Every public chain's cumulative volume and fees, from its first market activity to its anchor, and their "
-        "totals.", params=()),
-    *DISCOVERY_ROUTES,
-    *TOKEN_ROUTES,
-    *PRICE_HISTORY_ROUTES,
-)
+DOMAINS = (reference, protocol, curation, discovery, tokens)  # in the contract's order
+ROUTES: tuple[Route, ...] = tuple(route for domain in DOMAINS for route in domain.ROUTES)
 
 V1_GUIDE = Guide(
     description=(
@@ -152,8 +73,7 @@ FAMILY = Family(
     ),
     chain_id=0,  # multichain: every route's coverage names its chains
     routes=ROUTES,
-    schemas=components(SCHEMAS, PROTOCOL_SCHEMAS, DISCOVERY_SCHEMAS, PRICE_OBSERVATION_SCHEMAS, TOKEN_SCHEMAS,
-                       PRICE_HISTORY_SCHEMAS),
+    schemas=components(*(domain.SCHEMAS for domain in DOMAINS)),
     envelope=V1_ENVELOPE,
     guide=V1_GUIDE,
     contract_path="/openapi.json",

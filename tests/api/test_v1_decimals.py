@@ -1,4 +1,4 @@
-"""Exact /v1 decimals (api.v1.decimals) against independent Decimal arithmetic; seeded, pure."""
+"""Exact /v1 decimals (api.v1.common.decimals) against independent Decimal arithmetic; seeded, pure."""
 from __future__ import annotations
 
 import math
@@ -8,7 +8,7 @@ from decimal import ROUND_DOWN, Decimal, localcontext
 
 import pytest
 
-from ve_analytics.api.v1.decimals import (
+from ve_analytics.api.v1.common.decimals import (
     UNDERFLOW, at_least, at_most, decimal_text, float_bits, served_at_least, served_at_most,
 )
 

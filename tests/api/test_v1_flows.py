@@ -1,9 +1,9 @@
-"""api/v1/flows.py: what a span of hourly buckets says about itself, and when a total of
+"""api/v1/common/flows.py: what a span of hourly buckets says about itself, and when a total of
 per-chain figures is complete (the numbers themselves are checked against the devnet's truth in
 tests/orchestration/test_v1_protocol.py)."""
 from __future__ import annotations
 
-from ve_analytics.api.v1.flows import combine, span
+from ve_analytics.api.v1.common.flows import combine, span
 from ve_analytics.core.epochs import DAY, HOUR
 
 T = 1_780_000_000 // DAY * DAY  # a UTC midnight

@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..coverage import ChainCoverage
-from ..routes import RequestContext
-from ...core.prices import BEFORE_FIRST_MARKET_ACTIVITY, NO_PRICE_OBSERVATION, PRICE_OBSERVATION_TOO_OLD
-from . import price_observations
+from ...coverage import ChainCoverage
+from ...routes import RequestContext
+from ....core.prices import BEFORE_FIRST_MARKET_ACTIVITY, NO_PRICE_OBSERVATION, PRICE_OBSERVATION_TOO_OLD
+from . import observations as price_observations
 
 TOKEN_NOT_FOUND = "token_not_found"  # 404, or a batch item's reason: not in the pinned snapshot, or blocked
 INVALID_TO = "invalid_to"  # 400: a `to` boundary later than the server time

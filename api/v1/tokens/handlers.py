@@ -4,20 +4,21 @@ A token is served at its chain's published snapshot (the coverage pins it): list
 blocked by the curation (hidden and deprecated tokens are served with their status), else 404
 `token_not_found`. The detail is the token's /v1/tokens row (discovery_rows.token, over the
 v1_token_rows view) and its canonical observation in that snapshot; prices come from
-token_prices.py, the one implementation of the price at a boundary.
+prices.py, the one implementation of the price at a boundary.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from ..coverage import CHAIN_UNAVAILABLE, ChainCoverage
-from ..errors import ApiError
-from ..routes import RequestContext
-from ...core.epochs import iso
-from . import discovery_rows, price_observations
-from .discovery import UNDER_BITS, WINDOWS
-from .protocol import anchors, trailing_windows
-from .token_prices import TOKEN_NOT_FOUND, Boundary, key, prices_at
+from ...coverage import CHAIN_UNAVAILABLE, ChainCoverage
+from ...errors import ApiError
+from ...routes import RequestContext
+from ....core.epochs import iso
+from ..discovery import rows as discovery_rows
+from . import observations as price_observations
+from ..common.anchors import ROLLING_WINDOWS, anchors, trailing_windows
+from ..common.decimals import UNDER_BITS
+from .prices import TOKEN_NOT_FOUND, Boundary, key, prices_at
 
 
 def token_chain(ctx: RequestContext) -> ChainCoverage:
@@ -35,7 +36,7 @@ async def token(ctx: RequestContext) -> dict[str, Any]:
     chain = token_chain(ctx)
     cid, address = chain.chain_id, ctx.params["tokenAddress"]
     at = await anchors(ctx, (chain,))
-    windows = await trailing_windows(ctx, at, WINDOWS[:1])  # a token row's volume24h
+    windows = await trailing_windows(ctx, at, ROLLING_WINDOWS[:1])  # a token row's volume24h
     anchor = at[0]
     ok24 = int(anchor.end is not None and windows[cid][0]["complete"])
     rows = await ctx.rows("token", chain_ids=[cid], snapshot_ats=[chain.snapshot.param], ends=[anchor.end or 0],

@@ -1,81 +1,24 @@
 """Handlers of the /v1 protocol routes: /v1/protocol, /history, /daily, /trailing and /volume.
 
-Each answer starts from the anchors of its covered chains (`protocol.sql`: per chain, the
+Each answer starts from the anchors of its covered chains (common/anchors.py, `protocol.sql`: per chain, the
 observation at its published snapshot, the end of its latest completed hourly bucket and the hour
 of its first market activity), then sums that chain's buckets over spans ending at or before its
-own anchor (`protocol_flows.sql`, `protocol_periods.sql`); flows.py says what each span summed
+own anchor (`protocol_flows.sql`, `protocol_periods.sql`); common/flows.py says what each span summed
 and how the chains combine. A covered chain without a published snapshot, or without a protocol
 row at it, has no anchor: it is listed with null figures and makes every total incomplete.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from ..coverage import ChainCoverage
-from ..offload import off_loop
-from ..routes import RequestContext
-from ...core.epochs import DAY, HOUR
-from .flows import ANCHOR, POLICY, add, combine, span, stamp
+from ...offload import off_loop
+from ...routes import RequestContext
+from ....core.epochs import DAY, HOUR
+from ..common.anchors import ROLLING_WINDOWS, Anchor, anchors, spans, trailing_windows
+from ..common.flows import POLICY, add, combine, span, stamp
 
-HEADLINE_WINDOWS = (("24h", DAY), ("7d", 7 * DAY))  # /v1/protocol's rolling windows
 FLOW_METRICS = ("volumeUsd", "feesUsd")
 PERIODS = {"history": HOUR, "daily": DAY}  # route -> period length
-
-
-@dataclass(frozen=True)
-class Anchor:
-    chain: ChainCoverage
-    row: dict[str, Any] | None  # protocol.sql's row; None: no protocol row at the snapshot
-
-    @property
-    def end(self) -> int | None:
-        return None if self.row is None else self.row["flow_end"]
-
-    @property
-    def first_hour(self) -> int | None:
-        return None if self.row is None else self.row["first_hour"]
-
-    def head(self) -> dict[str, Any]:
-        """The chain's identity and what its spans rest on."""
-        c = self.chain
-        return {
-            "chainId": c.chain_id,
-            "state": c.state,
-            "snapshotAt": c.snapshot.at_iso if c.snapshot else None,
-            "anchor": ANCHOR,
-            "anchorAt": None if self.end is None else stamp(self.end),
-            "firstMarketActivityHour": None if self.first_hour is None else stamp(self.first_hour),
-        }
-
-
-async def anchors(ctx: RequestContext, chains: tuple[ChainCoverage, ...] | None = None) -> list[Anchor]:
-    """The anchor of every covered chain (default), or of `chains` (each with a snapshot)."""
-    covered = ctx.coverage
-    assert covered is not None
-    usable = covered.require_usable() if chains is None else chains
-    rows = await ctx.rows("protocol", chain_ids=[c.chain_id for c in usable], snapshot_ats=[c.snapshot.param for c in usable])
-    by_chain = {int(r["chain_id"]): r for r in rows}
-    return [Anchor(c, by_chain.get(c.chain_id)) for c in (covered.chains if chains is None else chains)]
-
-
-async def spans(ctx: RequestContext, wanted: list[tuple[int, int, int]]) -> list[dict[str, Any] | None]:
-    """The summed buckets of each (chain, start, end) span, None where none was found."""
-    if not wanted:
-        return []
-    rows = await ctx.rows("protocol_flows", chain_ids=[w[0] for w in wanted], starts=[w[1] for w in wanted],
-                          ends=[w[2] for w in wanted])
-    found = {int(r["span"]): r for r in rows}
-    return [found.get(i + 1) for i in range(len(wanted))]  # arrayEnumerate counts from 1
-
-
-async def trailing_windows(ctx: RequestContext, at: list[Anchor], windows: tuple[tuple[str, int], ...]) -> dict[int, list[dict]]:
-    """Per anchored chain: each window [anchor - length, anchor) with what it summed."""
-    anchored = [a for a in at if a.end is not None]
-    wanted = [(a.chain.chain_id, a.end - seconds, a.end) for a in anchored for _, seconds in windows]
-    found = iter(await spans(ctx, wanted))
-    return {a.chain.chain_id: [{"label": label, **span(a.end - seconds, a.end, a.end, a.first_hour, next(found))}
-                               for label, seconds in windows] for a in anchored}
 
 
 def window_totals(at: list[Anchor], per_chain: dict[int, list[dict]], windows: tuple[tuple[str, int], ...]) -> list[dict]:
@@ -100,7 +43,7 @@ def _complete(ctx: RequestContext, totals: list[dict] | dict) -> None:
 
 async def protocol(ctx: RequestContext) -> dict[str, Any]:
     at = await anchors(ctx)
-    windows = await trailing_windows(ctx, at, HEADLINE_WINDOWS)
+    windows = await trailing_windows(ctx, at, ROLLING_WINDOWS)
     chains = []
     for a in at:
         row = a.row or {}
@@ -117,7 +60,7 @@ async def protocol(ctx: RequestContext) -> dict[str, Any]:
     parts = [(a.chain.chain_id, a.chain.state, None if a.row is None else c) for a, c in zip(at, chains)]
     totals = {
         **combine(parts, ("tvlUsd", "poolCount", "activeGaugeCount")),
-        "windows": window_totals(at, windows, HEADLINE_WINDOWS),
+        "windows": window_totals(at, windows, ROLLING_WINDOWS),
     }
     totals["complete"] = totals["complete"] and all(w["complete"] for w in totals["windows"])
     _complete(ctx, totals)

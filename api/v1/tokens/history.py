@@ -19,18 +19,18 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from ..cursors import FILTERS, ROUTE, expired, filters_digest
-from ..errors import ApiError
-from ..routes import RequestContext
-from ...core.epochs import DAY, HOUR, iso
-from ...core.prices import (
+from ...cursors import FILTERS, ROUTE, expired, filters_digest
+from ...errors import ApiError
+from ...routes import RequestContext
+from ....core.epochs import DAY, HOUR, iso
+from ....core.prices import (
     BEFORE_FIRST_MARKET_ACTIVITY, HISTORICAL_VALUATION_PENDING, HISTORY_RESOLUTION_UNAVAILABLE, INTERVALS,
     NO_SAFE_PRICE_SOURCE, PRICE_GENERATION, Period, period_count, periods,
 )
-from .discovery import digest, pinned, vector_of
-from .price_observations import observation
-from .token_prices import INVALID_TO, TOKEN_NOT_FOUND
-from ...core import clock
+from ..common.traversal import digest, pinned, vector_of
+from .observations import observation
+from .prices import INVALID_TO, TOKEN_NOT_FOUND
+from ....core import clock
 
 CURSOR_FORMAT = 1
 # Bump when the sample selection or the gap rules change: running traversals then restart.

@@ -1,15 +1,19 @@
 """The /v1 token detail and price routes (spec v1-api.md: Pool and token detail routes; ADR 0011):
-/v1/tokens/{chainId}/{tokenAddress} and its /prices, /trailing, /price-changes; /v1/prices."""
+/v1/tokens/{chainId}/{tokenAddress} and its /prices, /trailing, /price-changes; /v1/prices; and the
+price history's (history_routes.py). `ROUTES` and `SCHEMAS` are the domain's, for ../routes.py."""
 from __future__ import annotations
 
-from ..param_kinds import MAX_CHAIN_ID, numbers_up_to
-from ..routes import ErrorDoc, Route
-from ..schema import ref
-from ..validation import Param
-from . import token_changes, tokens
-from .route_parts import CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS, windows_param
-from .token_prices import TOKEN_NOT_FOUND
-from .token_schemas import SCHEMAS  # noqa: F401 - the routes' components, registered with them
+from ...param_kinds import MAX_CHAIN_ID, numbers_up_to
+from ...routes import ErrorDoc, Route
+from ...schema import components, ref
+from ...validation import Param
+from . import changes as token_changes
+from . import handlers as tokens
+from . import history_routes, observations, schemas
+from ..common.params import CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS, windows_param
+from .prices import TOKEN_NOT_FOUND
+
+__all__ = ["ROUTES", "SCHEMAS"]
 
 MAX_BATCH = 100
 TOKEN_REF = f"(?:{numbers_up_to(MAX_CHAIN_ID)}):0x[0-9a-fA-F]{{40}}"
@@ -72,4 +76,6 @@ ROUTES = (
                 "chain's published snapshot; a token the snapshot does not list, or the curation blocks, is an item "
                 "with reason token_not_found. Covers the chains named (a chain that is not public is 404)." + PRICE_TEXT,
                 params=(TOKENS,), errors=()),
+    *history_routes.ROUTES,
 )
+SCHEMAS = components(observations.SCHEMAS, schemas.SCHEMAS)

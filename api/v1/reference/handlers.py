@@ -11,14 +11,14 @@ from typing import Any
 
 import httpx
 
-from ..chain_health import UNHEALTHY, chains_health, coverage_by_chain, dataset_at, dataset_range, subgraph_lag_seconds
-from ..coverage_holes import filling, holes_by_chain, holes_params, missing
-from ..coverage import FAILED, FRESH, STALE, UNAVAILABLE, WITHIN_LIMIT
-from ..errors import ApiError
-from ..routes import RequestContext
-from ...core.chains import FEATURES
-from ...core.epochs import iso
-from ...core import clock
+from ...chain_health import UNHEALTHY, chains_health, coverage_by_chain, dataset_at, dataset_range, subgraph_lag_seconds
+from ...coverage_holes import filling, holes_by_chain, holes_params, missing
+from ...coverage import FAILED, FRESH, STALE, UNAVAILABLE, WITHIN_LIMIT
+from ...errors import ApiError
+from ...routes import RequestContext
+from ....core.chains import FEATURES
+from ....core.epochs import iso
+from ....core import clock
 
 RPC_PROBE_SECONDS = 2.0
 

@@ -15,23 +15,18 @@ evidence no longer holds is 400 `cursor_expired`; one for other filters is `inva
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from decimal import Decimal
 from typing import Any
 
-from ..coverage import ChainCoverage
-from ..cursors import FILTERS, ROUTE, expired, filters_digest
-from ..routes import RequestContext
-from ..snapshots import Snapshot
-from ...core.epochs import DAY
-from . import discovery_rows
-from .decimals import UNDERFLOW, float_bits, served_at_least, served_at_most
-from .protocol import anchors, trailing_windows
+from ...cursors import FILTERS, ROUTE, expired, filters_digest
+from ...routes import RequestContext
+from . import rows as discovery_rows
+from ..common.anchors import ROLLING_WINDOWS, anchors, trailing_windows
+from ..common.decimals import UNDER_BITS, float_bits, served_at_least, served_at_most
+from ..common.traversal import digest, pinned, vector_of
 
 CURSOR_FORMAT = 1
-WINDOWS = (("24h", DAY), ("7d", 7 * DAY))  # the rolling windows of discovery rows
 NOT_FILTERS = ("cursor", "limit", "includeFacets")  # parameters a traversal may change between pages
-UNDER_BITS = float_bits(UNDERFLOW)
 
 
 def names(text: str | None) -> list[str]:
@@ -119,22 +114,6 @@ def view_values(f: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def digest(value: Any) -> str:
-    return hashlib.blake2s(repr(value).encode(), digest_size=12).hexdigest()
-
-
-def pinned(vector: list[list]) -> tuple[ChainCoverage, ...]:
-    """The chains a cursor's traversal reads: [chainId, state, snapshot param, snapshotAt, unix,
-    indexedAt, availableAt] each, as its first page covered them."""
-    return tuple(ChainCoverage(cid, state, Snapshot(at_iso, param, unix, "", 0, (), indexed, available))
-                 for cid, state, param, at_iso, unix, indexed, available in vector)
-
-
-def vector_of(chains: tuple[ChainCoverage, ...]) -> list[list]:
-    return [[c.chain_id, c.state, c.snapshot.param, c.snapshot.at_iso, c.snapshot.unix, c.snapshot.indexed_at,
-             c.snapshot.available_at] for c in chains]
-
-
 async def page(ctx: RequestContext) -> dict[str, Any]:
     p = ctx.params
     f = filters(ctx)
@@ -154,7 +133,7 @@ async def page(ctx: RequestContext) -> dict[str, Any]:
     else:
         chains = ctx.coverage.require_usable()
     at = await anchors(ctx, chains)
-    windows = await trailing_windows(ctx, at, WINDOWS)
+    windows = await trailing_windows(ctx, at, ROLLING_WINDOWS)
     evidence = digest([(a.chain.chain_id, a.end, [(w["hoursCovered"], w["hoursExpected"]) for w in windows.get(a.chain.chain_id, ())])
                        for a in at])
     if p["cursor"] and payload["ev"] != evidence:

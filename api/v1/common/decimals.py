@@ -121,3 +121,6 @@ def served_at_most(d: Decimal) -> float:
         return _at_most(t)  # mirror of served_at_least
     # x >= 0 serves floor36(x): s <= t <=> x < t + 10**-36
     return math.nextafter(_at_least(t + _GRID), -_INF)
+
+
+UNDER_BITS = float_bits(UNDERFLOW)  # the underflow bound as the warehouse compares it

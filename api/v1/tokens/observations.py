@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..schema import ISO_TIME, obj
-from ...core.epochs import HOUR, iso
-from ...core.prices import CANONICAL, HISTORICAL
-from .decimals import decimal_text
+from ...schema import ISO_TIME, obj
+from ....core.epochs import HOUR, iso
+from ....core.prices import CANONICAL, HISTORICAL
+from ..common.decimals import decimal_text
 
 FIELDS = ("price", "source", "sampled_at", "generation", "revision", "block")
 

@@ -1,9 +1,9 @@
 """JSON Schemas of the /v1 protocol answers (components of /openapi.json)."""
 from __future__ import annotations
 
-from ..schema import ISO_TIME, array_of, nullable, obj, ref
-from .flows import ANCHOR, GAPS, POLICY
-from .schemas import CHAIN_ID, CHAIN_STATE, NULLABLE_TIME
+from ...schema import ISO_TIME, array_of, nullable, obj, ref
+from ..common.flows import ANCHOR, GAPS, POLICY
+from ..common.schemas import CHAIN_ID, CHAIN_STATE, NULLABLE_TIME
 
 USD = {"type": ["number", "null"], "description": "US dollars (an IEEE 754 double as stored); null: not known"}
 CHAIN_LIST = {"type": "array", "items": CHAIN_ID}

@@ -1,7 +1,7 @@
 """The JSON of /v1/pools and /v1/tokens rows, their facets and filters (pure functions).
 
 Financial values are decimal strings, exact and truncated toward zero at 36 places
-(api/v1/decimals.py); a missing value is null. A row's window amounts come with the windows of
+(common/decimals.py); a missing value is null. A row's window amounts come with the windows of
 its chain (`flowWindows`: what each summed, whether its evidence is complete), and its TVL with
 the time of the chain block it was read at.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decimals import decimal_text
-from .flows import ANCHOR, stamp
+from ..common.decimals import decimal_text
+from ..common.flows import ANCHOR, stamp
 
 FACET_NAMES = {"chainId": "chainIds", "poolType": "poolTypes", "category": "categories", "tokenTag": "tokenTags",
                "tag": "tags", "status": "statuses"}

@@ -1,13 +1,17 @@
-"""The /v1 curation and discovery routes (spec v1-api.md: Curation, Discovery; ADR 0010)."""
+"""The /v1 discovery routes (spec v1-api.md: Discovery; ADR 0010): /v1/tokens and /v1/pools."""
 from __future__ import annotations
 
-from ..cursors import CURSOR_EXPIRED, MAX_CURSOR_CHARS
-from ..param_kinds import MAX_CHAIN_ID, numbers_up_to
-from ..routes import ErrorDoc, Route
-from ..schema import ref
-from ..validation import Param
-from . import curation, discovery
-from .route_parts import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS, REFERENCE_SECONDS
+from ...cursors import CURSOR_EXPIRED, MAX_CURSOR_CHARS
+from ...param_kinds import MAX_CHAIN_ID, numbers_up_to
+from ...routes import ErrorDoc, Route
+from ...schema import ref
+from ...validation import Param
+from ..curation.routes import CURATION_TEXT
+from . import handlers as discovery
+from .schemas import SCHEMAS
+from ..common.params import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS
+
+__all__ = ["ROUTES", "SCHEMAS"]  # the domain's, for ../routes.py
 
 NAME = "[A-Za-z0-9_-]{1,32}"
 NAMES = f"{NAME}(?:,{NAME}){{0,31}}"
@@ -15,8 +19,6 @@ POOL_TYPE = "(?:v2-volatile|v2-stable|cl)"
 TOKEN = f"(?:(?:{numbers_up_to(MAX_CHAIN_ID)}):)?0x[0-9a-fA-F]{{40}}"
 DEFAULT_PAGE, MAX_PAGE = 50, 500
 
-TOKEN_LIST_DOC = ErrorDoc(404, curation.TOKEN_LIST_NOT_FOUND, "A requested chain has no token list (GET /v1/curation "
-                          "lists the chains that have one).")
 CURSOR_EXPIRED_DOC = ErrorDoc(400, CURSOR_EXPIRED, "The cursor is older than 24 hours, or the curation publication or "
                               "the hourly evidence its traversal read changed: restart the traversal without it.")
 
@@ -91,12 +93,6 @@ DISCOVERY_TEXT = (
     "truncated toward zero at 36 places; a missing value is null. Follow `pageInfo.nextCursor` until `hasNextPage` "
     "is false with the other parameters unchanged: every page reads the snapshots the first one did."
 )
-CURATION_TEXT = " Rests on the reviewed curation publication (`meta.curation`, header X-Curation-Version)."
-
-
-def curation_route(path: str, name: str, handler, summary: str, schema: str, description: str, **kw) -> Route:
-    return Route(path, name, handler, summary, ref(schema), cache_seconds=REFERENCE_SECONDS, snapshot=True,
-                 multichain=True, curation=True, description=description + CURATION_TEXT, tags=("curation",), **kw)
 
 
 def discovery_route(path: str, name: str, summary: str, schema: str, params: tuple, description: str) -> Route:
@@ -107,20 +103,6 @@ def discovery_route(path: str, name: str, summary: str, schema: str, params: tup
 
 
 ROUTES = (
-    curation_route("/curation", "curation", curation.curation, "The curation publication", "V1Curation",
-                   "The reviewed curation publication: version, digest, review, token tag definitions, statuses, "
-                   "what it covers per chain and the token-list versions.", params=()),
-    curation_route("/categories", "categories", curation.categories, "Pool categories", "V1Categories",
-                   "Every pool category with its canonical rule (pool types; token tags of either token, any or all) and "
-                   "its default scope.", params=()),
-    curation_route("/token-lists", "token_lists", curation.token_lists, "Token list of the selected chains",
-                   "V1TokenList", "A wallet-compatible token list (the token-list schema) of the selected chains' active "
-                   "curated tokens: one chain's own list, or for several chains one list of them all versioned by the "
-                   "publication.", params=(CHAIN_IDS,), errors=(TOKEN_LIST_DOC,)),
-    curation_route("/token-lists/{chainId}", "token_list", curation.chain_token_list, "Wallet token list of one chain",
-                   "V1TokenList", "The chain's wallet-compatible token list as wallets load it: the body is the list, "
-                   "without an envelope.", raw=True, errors=(TOKEN_LIST_DOC,),
-                   params=(Param("chainId", "integer", "Chain ID", location="path", minimum=1, maximum=MAX_CHAIN_ID),)),
     discovery_route("/tokens", "tokens", "Discover tokens", "V1TokenPage", TOKEN_PARAMS,
                     "Tokens of the covered chains with price, TVL, their pools' rolling 24-hour volume, pool count, tags "
                     "and curation status; curated active tokens by display order unless asked otherwise."),

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import ApiError
-from ..routes import RequestContext
+from ...errors import ApiError
+from ...routes import RequestContext
 
 TOKEN_LIST_NOT_FOUND = "token_list_not_found"
 COMBINED_LIST_NAME = "Curated tokens"  # /v1/token-lists over several chains

@@ -1,7 +1,7 @@
 """Handlers of /v1/tokens/{chainId}/{tokenAddress}/price-changes and /trailing.
 
 A price change over a window compares the price at the end `to` (the current price) with the
-price at `to - window` (the reference), each the price at a boundary of token_prices.py (the
+price at `to - window` (the reference), each the price at a boundary of prices.py (the
 latest stored observation with a price at or before it, within the age limit); every boundary of
 a request is one query. changeUsd is current - reference and changePercent (current / reference
 - 1) x 100, computed on the stored doubles and served as exact decimals (decimals.decimal_text).
@@ -16,16 +16,16 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from ..errors import ApiError
-from ..routes import RequestContext
-from ...core.epochs import iso
-from ...core.prices import CURRENT_PRICE_UNAVAILABLE, REFERENCE_PRICE_ZERO
-from .decimals import decimal_text
-from .flows import ANCHOR, span, stamp
-from .protocol import anchors
-from .token_prices import INVALID_TO, Boundary, PriceAt, prices_at
-from .tokens import not_found, token_chain
-from ...core import clock
+from ...errors import ApiError
+from ...routes import RequestContext
+from ....core.epochs import iso
+from ....core.prices import CURRENT_PRICE_UNAVAILABLE, REFERENCE_PRICE_ZERO
+from ..common.decimals import decimal_text
+from ..common.flows import ANCHOR, span, stamp
+from ..common.anchors import anchors
+from .prices import INVALID_TO, Boundary, PriceAt, prices_at
+from .handlers import not_found, token_chain
+from ....core import clock
 
 
 def comparison(label: str, seconds: int, current: PriceAt, reference: PriceAt, max_age: int) -> dict[str, Any]:

@@ -1,9 +1,9 @@
 """What the /v1 route tables share: the chain selection, the cache classes, common errors."""
 from __future__ import annotations
 
-from ..coverage import CHAIN_UNAVAILABLE
-from ..routes import ErrorDoc
-from ..validation import Param
+from ...coverage import CHAIN_UNAVAILABLE
+from ...routes import ErrorDoc
+from ...validation import Param
 
 # Cache-Control s-maxage per route class (ADR 0009): reference documents change with the chain
 # book and each publication; market and protocol figures with each publication; health is never cached.

@@ -1,15 +1,16 @@
 """JSON Schemas of the token detail and price answers (OpenAPI components of /openapi.json):
-/v1/tokens/{chainId}/{tokenAddress} and its /prices, /trailing, /price-changes; /v1/prices."""
+/v1/tokens/{chainId}/{tokenAddress} and its /prices, /trailing, /price-changes, /price-history;
+/v1/prices. A token's detail is its discovery row and more (discovery/schemas.py `V1Token`)."""
 from __future__ import annotations
 
-from ..coverage import CHAIN_UNAVAILABLE
-from ..schema import ISO_TIME, obj, ref
-from ...core.prices import CURRENT_PRICE_UNAVAILABLE, REFERENCE_PRICE_ZERO
-from . import price_observations
-from .discovery_schemas import DECIMAL, LOWER_ADDRESS, SCHEMAS as DISCOVERY_SCHEMAS
-from .flows import ANCHOR
-from .schemas import CHAIN_ID
-from .token_prices import REASONS, TOKEN_NOT_FOUND
+from ...coverage import CHAIN_UNAVAILABLE
+from ...schema import ISO_TIME, obj, ref
+from ....core.prices import CURRENT_PRICE_UNAVAILABLE, GAP_REASONS, INTERVALS, REFERENCE_PRICE_ZERO
+from . import observations as price_observations
+from ..common.flows import ANCHOR
+from ..common.schemas import CHAIN_ID, DECIMAL, LOWER_ADDRESS
+from ..discovery.schemas import SCHEMAS as DISCOVERY_SCHEMAS
+from .prices import REASONS, TOKEN_NOT_FOUND
 
 SIGNED = {"type": ["string", "null"], "pattern": r"^-?[0-9]+(\.[0-9]{1,36})?$",
           "description": "signed exact decimal, truncated toward zero at 36 places; null when unavailable"}
@@ -115,4 +116,26 @@ SCHEMAS = {
                             "(to = anchorAt)"},
         })},
     }, "A token's volume and price change over trailing windows ending at its chain's anchor."),
+}
+
+PERIOD = obj({
+    "from": {**ISO_TIME, "description": "inclusive start"},
+    "toExclusive": ISO_TIME,
+    "durationSeconds": {"type": "integer", "minimum": 1},
+    "partial": {"type": "boolean", "description": "clipped at the range's start: shorter than the interval"},
+    "observation": {"oneOf": [ref("V1PriceObservation"), {"type": "null"}],
+                    "description": "the period's sample; null when it has none (see gapReason)"},
+    "gapReason": {"enum": [*GAP_REASONS, None], "description": "why the period has no sample; null when it has one"},
+}, "One period and its sample.")
+
+SCHEMAS |= {  # the price history's
+    "V1PriceHistory": obj({
+        "chainId": CHAIN_ID,
+        "address": {"type": "string", "pattern": "^0x[0-9a-f]{40}$"},
+        "interval": {"enum": list(INTERVALS)},
+        "from": {**ISO_TIME, "description": "the resolved inclusive start of the whole range"},
+        "toExclusive": {**ISO_TIME, "description": "the resolved exclusive end of the whole range"},
+        "periodCount": {"type": "integer", "minimum": 1, "description": "periods of the whole range (every page)"},
+        "periods": {"type": "array", "items": PERIOD, "description": "this page's periods, oldest first"},
+    }, "Price samples of one token over a range, one page of its periods."),
 }

@@ -1,26 +1,11 @@
-"""JSON Schemas of the /v1 answers (OpenAPI components of /openapi.json): the family's own, never
-an /api/stats schema, so a generated client gets /v1 types."""
+"""JSON Schemas of the /v1 reference answers: chains, deployments, health (OpenAPI components)."""
 from __future__ import annotations
 
-from ..coverage_holes import FILLING_SCHEMA, MISSING_HISTORY_SCHEMA, MISSING_SNAPSHOTS_SCHEMA
-from ..coverage import STATES
-from ..schema import ADDRESS, ISO_TIME, nullable, obj
-from ...core.chains import FEATURES
-
-NULLABLE_TIME = {"type": ["string", "null"], "format": "date-time", "pattern": ISO_TIME["pattern"]}
-CHAIN_STATE = {"enum": list(STATES)}
-RANGE = {"oneOf": [obj({"from": ISO_TIME, "to": ISO_TIME}), {"type": "null"}]}
-CHAIN_ID = {"type": "integer", "minimum": 1, "maximum": 2147483647}
-
-# What a chain's published data rests on: in meta.chains[] (envelope.py) and in /v1/chains rows.
-OBSERVATION = {
-    "state": {**CHAIN_STATE, "description": "fresh; failed: the chain's latest attempt to publish a snapshot failed and "
-              "its figures rest on the snapshot before it (still within the freshness limit); stale: the latest published "
-              "snapshot is older than the freshness limit; unavailable: no published snapshot"},
-    "snapshotAt": {**NULLABLE_TIME, "description": "the latest published 15-minute snapshot boundary"},
-    "indexedAt": {**NULLABLE_TIME, "description": "the time of the chain block read at that snapshot"},
-    "availableAt": {**NULLABLE_TIME, "description": "when that snapshot was published"},
-}
+from ...coverage import STATES
+from ...coverage_holes import FILLING_SCHEMA, MISSING_HISTORY_SCHEMA, MISSING_SNAPSHOTS_SCHEMA
+from ...schema import ADDRESS, ISO_TIME, nullable, obj
+from ....core.chains import FEATURES
+from ..common.schemas import CHAIN_ID, CHAIN_STATE, NULLABLE_TIME, OBSERVATION, RANGE
 
 SCHEMAS = {
     "V1Chain": obj({

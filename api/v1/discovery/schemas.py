@@ -1,16 +1,11 @@
-"""JSON Schemas of the /v1 curation and discovery answers (OpenAPI components of /openapi.json)."""
+"""JSON Schemas of the /v1 discovery answers: pool and token rows and their pages (OpenAPI
+components of /openapi.json)."""
 from __future__ import annotations
 
-from ..schema import ADDRESS, ISO_TIME, nullable, obj
-from .schemas import CHAIN_ID
+from ...schema import ISO_TIME, nullable, obj
+from ..common.schemas import CHAIN_ID, DECIMAL, LOWER_ADDRESS, NAMES
 
-DECIMAL = {"type": ["string", "null"], "pattern": r"^-?[0-9]+(\.[0-9]{1,36})?$",
-           "description": "exact decimal, truncated toward zero at 36 places; null when unknown or when a nonzero value "
-                          "truncates to zero"}
-LOWER_ADDRESS = {"type": "string", "pattern": "^0x[0-9a-f]{40}$"}
 STATUS = {"enum": ["active", "hidden", "deprecated"]}
-NAMES = {"type": "array", "items": {"type": "string"}}
-SEMVER = {"type": "string", "pattern": r"^[0-9]+\.[0-9]+\.[0-9]+$"}
 FLOW_WINDOW = obj({
     "label": {"type": "string"},
     "from": ISO_TIME,
@@ -55,44 +50,6 @@ TOKEN_SIDE = obj({"address": LOWER_ADDRESS, "symbol": {"type": "string"}, "name"
                   "decimals": nullable("integer"), "tags": NAMES})
 
 SCHEMAS = {
-    "V1Curation": obj({
-        "version": SEMVER,
-        "digest": {"type": "string"},
-        "publishedAt": ISO_TIME,
-        "review": {"type": "object", "description": "who reviewed the publication, when, and the reference of the review"},
-        "tags": {"type": "array", "items": obj({"id": {"type": "string"}, "name": {"type": "string"},
-                                                "description": {"type": "string"}})},
-        "statuses": NAMES,
-        "chains": {"type": "array", "items": {"type": "object", "required": ["chainId"],
-                                              "properties": {"chainId": CHAIN_ID}}},
-        "tokenLists": {"type": "array", "items": obj({"chainId": CHAIN_ID, "name": {"type": "string"}, "version": SEMVER,
-                                                      "tokenCount": {"type": "integer"}})},
-    }, "CurationMetadata: the reviewed publication, tag definitions, statuses and token-list versions."),
-    "V1Categories": obj({
-        "version": SEMVER,
-        "digest": {"type": "string"},
-        "categories": {"type": "array", "items": {"type": "object", "required": ["id", "rule", "defaultScope"], "properties": {
-            "id": {"type": "string"}, "name": {"type": "string"}, "description": {"type": "string"},
-            "rule": {"type": "object", "description": "poolTypes (any of them) and tokenTags (of either token, with "
-                                                      "tokenTagMode any or all); an absent member does not restrict"},
-            "defaultScope": {"enum": ["curated", "all"],
-                             "description": "the scope /v1/pools uses for this category when `scope` is not given"},
-        }}},
-    }, "CategoryMetadata: pool categories with their canonical rules and default scope."),
-    "V1TokenList": {
-        "type": "object", "required": ["name", "timestamp", "version", "tokens"],
-        "description": "A token list in the format wallets load (the Uniswap token-list schema).",
-        "properties": {
-            "name": {"type": "string"},
-            "timestamp": ISO_TIME,
-            "version": obj({"major": {"type": "integer"}, "minor": {"type": "integer"}, "patch": {"type": "integer"}}),
-            "tokens": {"type": "array", "items": {
-                "type": "object", "required": ["chainId", "address", "symbol", "name", "decimals"],
-                "properties": {"chainId": CHAIN_ID, "address": ADDRESS, "symbol": {"type": "string"},
-                               "name": {"type": "string"}, "decimals": {"type": "integer"}, "tags": NAMES}}},
-            "tags": {"type": "object"},
-        },
-    },
     "V1Token": obj({
         "chainId": CHAIN_ID, "address": LOWER_ADDRESS, "symbol": {"type": "string"}, "name": {"type": "string"},
         "decimals": {"type": "integer"},

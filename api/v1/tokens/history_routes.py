@@ -1,18 +1,17 @@
-"""The /v1 price-history route (spec v1-api.md: Pool and token detail routes; ADR 0011) and the
-JSON Schemas of its answer."""
+"""The /v1 price-history route (spec v1-api.md: Pool and token detail routes; ADR 0011); its
+answer's schemas are in schemas.py."""
 from __future__ import annotations
 
-from ..cursors import CURSOR_EXPIRED, MAX_CURSOR_CHARS
-from ..param_kinds import MAX_CHAIN_ID
-from ..routes import ErrorDoc, Route
-from ..schema import ISO_TIME, obj, ref
-from ..validation import Param
-from ...core.epochs import DAY
-from ...core.prices import GAP_REASONS, INTERVALS
-from . import price_history
-from .route_parts import CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS
-from .schemas import CHAIN_ID
-from .token_prices import TOKEN_NOT_FOUND
+from ...cursors import CURSOR_EXPIRED, MAX_CURSOR_CHARS
+from ...param_kinds import MAX_CHAIN_ID
+from ...routes import ErrorDoc, Route
+from ...schema import ref
+from ...validation import Param
+from ....core.epochs import DAY
+from ....core.prices import INTERVALS
+from . import history as price_history
+from ..common.params import CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS
+from .prices import TOKEN_NOT_FOUND
 
 MAX_PAGE, DEFAULT_PAGE = 500, 200
 CAPS = ", ".join(f"{name}: {cap // DAY} days" for name, (_, cap) in INTERVALS.items())
@@ -63,28 +62,6 @@ DESCRIPTION = (
     "snapshot and range the first one did; a valuation or snapshot of the range revised meanwhile is 400 "
     "`price_history_source_changed`. Reads stored observations only."
 )
-
-PERIOD = obj({
-    "from": {**ISO_TIME, "description": "inclusive start"},
-    "toExclusive": ISO_TIME,
-    "durationSeconds": {"type": "integer", "minimum": 1},
-    "partial": {"type": "boolean", "description": "clipped at the range's start: shorter than the interval"},
-    "observation": {"oneOf": [ref("V1PriceObservation"), {"type": "null"}],
-                    "description": "the period's sample; null when it has none (see gapReason)"},
-    "gapReason": {"enum": [*GAP_REASONS, None], "description": "why the period has no sample; null when it has one"},
-}, "One period and its sample.")
-
-SCHEMAS = {
-    "V1PriceHistory": obj({
-        "chainId": CHAIN_ID,
-        "address": {"type": "string", "pattern": "^0x[0-9a-f]{40}$"},
-        "interval": {"enum": list(INTERVALS)},
-        "from": {**ISO_TIME, "description": "the resolved inclusive start of the whole range"},
-        "toExclusive": {**ISO_TIME, "description": "the resolved exclusive end of the whole range"},
-        "periodCount": {"type": "integer", "minimum": 1, "description": "periods of the whole range (every page)"},
-        "periods": {"type": "array", "items": PERIOD, "description": "this page's periods, oldest first"},
-    }, "Price samples of one token over a range, one page of its periods."),
-}
 
 ROUTES = (
     Route("/tokens/{chainId}/{tokenAddress}/price-history", "price_history", price_history.page,

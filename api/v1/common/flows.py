@@ -15,8 +15,8 @@ from __future__ import annotations
 import time
 from typing import Any, Iterable
 
-from ..coverage import FRESH
-from ...core.epochs import HOUR
+from ...coverage import FRESH
+from ....core.epochs import HOUR
 
 
 def stamp(unix: int) -> str:

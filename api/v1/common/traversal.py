@@ -1,0 +1,27 @@
+"""What a paginated /v1 traversal is pinned to: the chains (and their snapshots) its first page
+covered, carried in its signed cursor as a vector, and digests of what else it rests on. Every
+paginated route pins its traversal with these (discovery, price history).
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from ...coverage import ChainCoverage
+from ...snapshots import Snapshot
+
+
+def digest(value: Any) -> str:
+    return hashlib.blake2s(repr(value).encode(), digest_size=12).hexdigest()
+
+
+def pinned(vector: list[list]) -> tuple[ChainCoverage, ...]:
+    """The chains a cursor's traversal reads: [chainId, state, snapshot param, snapshotAt, unix,
+    indexedAt, availableAt] each, as its first page covered them."""
+    return tuple(ChainCoverage(cid, state, Snapshot(at_iso, param, unix, "", 0, (), indexed, available))
+                 for cid, state, param, at_iso, unix, indexed, available in vector)
+
+
+def vector_of(chains: tuple[ChainCoverage, ...]) -> list[list]:
+    return [[c.chain_id, c.state, c.snapshot.param, c.snapshot.at_iso, c.snapshot.unix, c.snapshot.indexed_at,
+             c.snapshot.available_at] for c in chains]

@@ -1,0 +1,1 @@
+"""/v1 curation: the reviewed publication, its categories and wallet token lists."""

@@ -1,0 +1,1 @@
+"""/v1 protocol figures: /v1/protocol, /history, /daily, /trailing, /volume."""

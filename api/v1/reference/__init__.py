@@ -1,0 +1,1 @@
+"""/v1 reference: /v1/chains, /v1/deployments, /v1/health, /v1/health/chains."""
