@@ -1,4 +1,5 @@
-"""What the /v1 route tables share: the chain selection, the cache classes, common errors."""
+"""What the /v1 route tables share: the chain selection, the cache classes, common errors, the
+words of a curation-backed route."""
 from __future__ import annotations
 
 from ...coverage import CHAIN_UNAVAILABLE
@@ -11,6 +12,7 @@ REFERENCE_SECONDS, MARKET_SECONDS, HEALTH_SECONDS = 300, 60, 0
 
 CHAIN_IDS = Param("chainIds", "chain_ids", "Comma-separated public chain IDs, or all", default="all")
 CHAIN_UNAVAILABLE_DOC = ErrorDoc(503, CHAIN_UNAVAILABLE, "No selected chain has a published snapshot yet.")
+CURATION_TEXT = " Rests on the reviewed curation publication (`meta.curation`, header X-Curation-Version)."
 
 
 def windows_param(default: str) -> Param:

@@ -8,11 +8,10 @@ from ...schema import ref
 from ...validation import Param
 from . import handlers as curation
 from .schemas import SCHEMAS
-from ..common.params import CHAIN_IDS, REFERENCE_SECONDS
+from ..common.params import CHAIN_IDS, CURATION_TEXT, REFERENCE_SECONDS
 
 __all__ = ["ROUTES", "SCHEMAS"]  # the domain's, for ../routes.py
 
-CURATION_TEXT = " Rests on the reviewed curation publication (`meta.curation`, header X-Curation-Version)."
 
 TOKEN_LIST_DOC = ErrorDoc(404, curation.TOKEN_LIST_NOT_FOUND, "A requested chain has no token list (GET /v1/curation "
                           "lists the chains that have one).")

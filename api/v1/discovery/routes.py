@@ -6,10 +6,9 @@ from ...param_kinds import MAX_CHAIN_ID, numbers_up_to
 from ...routes import ErrorDoc, Route
 from ...schema import ref
 from ...validation import Param
-from ..curation.routes import CURATION_TEXT
 from . import handlers as discovery
 from .schemas import SCHEMAS
-from ..common.params import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS
+from ..common.params import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, CURATION_TEXT, MARKET_SECONDS
 
 __all__ = ["ROUTES", "SCHEMAS"]  # the domain's, for ../routes.py
 
