@@ -12,7 +12,6 @@ from ..common.params import CHAIN_IDS, CURATION_TEXT, REFERENCE_SECONDS
 
 __all__ = ["ROUTES", "SCHEMAS"]  # the domain's, for ../routes.py
 
-
 TOKEN_LIST_DOC = ErrorDoc(404, curation.TOKEN_LIST_NOT_FOUND, "A requested chain has no token list (GET /v1/curation "
                           "lists the chains that have one).")
 
