@@ -1,9 +1,10 @@
-"""Catch-up on real parts: a warehouse server, a devnet of chain 8453 on the wall clock (twelve hours
-of history), and a Dagster webserver and daemon whose schedules are stopped, so only the chain's
-catch-up sensor launches runs. The test writes the chain's history while its subgraph lags three
-hours (its newest hours are missing), publishes some of its boundaries and skips the others;
-/v1/health/chains and /v1/chains must name exactly the missing boundaries and hours (set
-arithmetic over the windows) and say `filling: ["snapshots", "history"]`. With the chain's upstream erroring, the sensor's ticks launch nothing and say why;
+"""Catch-up on real parts: a warehouse server, a devnet of chain 8453 on the session's clock
+(twelve hours of history before it; support/instant.py), and a Dagster webserver and daemon
+whose schedules are stopped, so only the chain's catch-up sensor launches runs. The test writes
+the chain's history while its subgraph lags three hours (its newest hours are missing), publishes
+some of its boundaries and skips the others; /v1/health/chains and /v1/chains must name exactly
+the missing boundaries and hours (set arithmetic over the windows) and say `filling: ["snapshots",
+"history"]`. With the chain's upstream erroring, the sensor's ticks launch nothing and say why;
 once the fault is cleared, the daemon fills every hole, the coverage lists none, and the filled
 snapshots and hours equal the devnet's truth.
 """
@@ -16,6 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from support import instant
 from support.api_server import ApiServer
 from support.chains import with_devnet_book
 from support.warehouse import start_warehouse
@@ -153,10 +155,10 @@ def test_holes_are_named_nothing_runs_while_the_upstream_errors_and_the_sensor_f
     # the history the snapshots' rolling windows read, every day from the first activity, while the
     # subgraph lags three hours: its newest hours are left out (a history hole)
     cs.fault("lag", "subgraph", lagBlocks=3 * HOUR // cs.devnet.sim(CHAIN).block_time)
-    for key in sorted({day_key(t) for t in range(first_activity - first_activity % DAY, int(time.time()) + 1, DAY)}):
+    for key in sorted({day_key(t) for t in range(first_activity - first_activity % DAY, instant.now() + 1, DAY)}):
         run_history(s, key, chain_id=CHAIN)
     cs.fault("ok")
-    newest = (int(time.time()) - 2 * QUARTER_HOUR) // QUARTER_HOUR * QUARTER_HOUR
+    newest = (instant.now() - 2 * QUARTER_HOUR) // QUARTER_HOUR * QUARTER_HOUR  # the devnet's and the product's clock
     assert (newest - start) // QUARTER_HOUR >= 8, "the devnet's history is too short for holes"
     # publish the first two boundaries, two in the middle and one near the end; skip the others
     middle = start + (newest - start) // QUARTER_HOUR // 2 * QUARTER_HOUR
@@ -170,10 +172,10 @@ def test_holes_are_named_nothing_runs_while_the_upstream_errors_and_the_sensor_f
         api = CheckedClient(server.url, http)
 
         def health() -> tuple[dict, dict, int, int]:
-            before = int(time.time())
+            before = instant.now()
             (entry,), _ = api.data("/v1/health/chains")
             chains, _ = api.data("/v1/chains")
-            return entry, chains[0], before, int(time.time())
+            return entry, chains[0], before, instant.now()
 
         # 1. the coverage names exactly the skipped boundaries of the window
         entry, chain, before, after = health()
