@@ -60,9 +60,13 @@ class MemoValidator:
     curation = None
 
 
+_SERVED_AT = re.compile(rb'"generatedAt":"[^"]*"')  # when an answer was assembled: not part of what it says
+
+
 def memo_etag(body: bytes) -> str:
-    """A memoized answer's ETag: weak (every content coding of the body shares it), from its bytes."""
-    return f'W/"m-{hashlib.blake2b(body, digest_size=12).hexdigest()}"'
+    """A memoized answer's ETag: weak (every content coding of the body shares it), a digest of its
+    bytes but its serving time, so a renewed answer that says the same keeps its ETag."""
+    return f'W/"m-{hashlib.blake2b(_SERVED_AT.sub(b"", body), digest_size=12).hexdigest()}"'
 
 
 class Relayed(Exception):

@@ -75,8 +75,8 @@ class VaultEnvelope(Envelope):
 
     def etag_header(self) -> dict[str, Any]:
         return {
-            "description": 'Weak validator of the memoized answer: W/"m-<digest>", a digest of its body, the same for every '
-                           "content coding; a new answer (at most one per memoization period) has a new one. Send it back "
+            "description": 'Weak validator of the memoized answer: W/"m-<digest>", a digest of its body but generatedAt, the '
+                           "same for every content coding; an answer renewed with the same content keeps it. Send it back "
                            "in If-None-Match.",
             "schema": {"type": "string", "pattern": r'^W/"m-[0-9a-f]{24}"$'},
         }

@@ -78,6 +78,11 @@ def test_rate_limit(start_api, contract, http):
     assert api.request("OPTIONS", "/vaults").status_code == 204
 
 
+def said(r: httpx.Response) -> bytes:
+    """An answer's body but its serving time (what its ETag is a digest of)."""
+    return re.sub(rb'"generatedAt":"[^"]*"', b"", r.content)
+
+
 def one_period(api, path: str) -> tuple[httpx.Response, httpx.Response, list[httpx.Response], httpx.Response]:
     """An identity GET, a gzip GET, a conditional GET and HEAD with the first ETag, and a GET with
     another ETag, all within one memoization period (the memo renews itself every 10 to 60 s: a
@@ -98,9 +103,9 @@ def test_a_memoized_answer_has_an_etag_and_a_matching_if_none_match_is_a_304(api
     identity, coded, conditional, other = one_period(api, path)
     etag = identity.headers["etag"]
     assert identity.status_code == 200 and re.fullmatch(r'W/"m-[0-9a-f]{24}"', etag)
-    assert coded.headers["etag"] == etag and coded.content == identity.content  # one answer, every coding
+    assert coded.headers["etag"] == etag and said(coded) == said(identity)  # one answer, every coding
     for r in conditional:
         assert r.status_code == 304 and r.content == b""
         assert r.headers["etag"] == etag and r.headers["vary"] == "Accept-Encoding"
         assert r.headers["cache-control"] == identity.headers["cache-control"]
-    assert other.status_code == 200 and other.content == identity.content
+    assert other.status_code == 200 and said(other) == said(identity)
