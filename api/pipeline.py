@@ -248,6 +248,9 @@ def sanic_path(template: str) -> str:
 
 def blueprint(family: Family, queries: QueryBook, limiter: Any = None) -> Blueprint:
     """`limiter`: an object with `check(request)` raising ApiError 429 (api/ratelimit.py) or None."""
+    missing = [f"{route.path}: {name}.sql" for route in family.routes for name in route.sql if name not in queries.queries]
+    if missing:  # a handler's @runs names a file the family's query book lacks
+        raise ValueError(f"family {family.name}: no such query file: {', '.join(missing)}")
     bp = Blueprint(family.name, url_prefix=family.prefix)
     for route in family.routes:
         # HEAD runs the GET pipeline; Sanic sends the headers (Content-Length of the body) without it

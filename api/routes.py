@@ -8,7 +8,10 @@ Sanic blueprint whose every route runs the same request pipeline.
 Handler contract: `async def handler(ctx: RequestContext) -> data`, where `data` is the
 JSON-ready `data` member (anything orjson encodes, the `orjson.Fragment` of `ctx.json`
 included). Raise `ApiError` for a deliberate non-200 answer; any other exception is a warehouse
-failure: 500 `<error_prefix>_query_failed` with a generic message, logged once.
+failure: 500 `<error_prefix>_query_failed` with a generic message, logged once. A handler that
+reads the warehouse says which query files it runs with `@runs(...)` (`Route.sql`): `ctx.rows`
+and `ctx.json` run no other, the family refuses to start when one is missing, and `make bench`
+times exactly these files as the route's raw SQL.
 """
 from __future__ import annotations
 
@@ -31,6 +34,22 @@ INTERNAL_ERROR = "internal_error"
 RPC_TIMEOUT_SECONDS = 10.0  # a route reading chain RPC live fails within seconds, not the reader's default 30
 
 Handler = Callable[["RequestContext"], Awaitable[Any]]
+ROUTE_NAME = "{name}"  # in @runs: the name of the route the handler serves (one handler, several routes)
+
+
+def runs(*files: str) -> Callable[[Handler], Handler]:
+    """Declares the query files (stems under warehouse_sql/queries/<family>/ or common/) the
+    handler may run, in the order it runs them; "{name}" stands for the route's name."""
+
+    def declare(handler: Handler) -> Handler:
+        handler.sql = files  # type: ignore[attr-defined]
+        return handler
+
+    return declare
+
+
+class UndeclaredQuery(RuntimeError):
+    """A handler ran a query file its @runs does not list: a defect of the handler, not of the request."""
 METHODS = [method.strip() for method in ALLOWED_METHODS.split(",")]
 
 
@@ -75,6 +94,11 @@ class Route:
     raw: bool = False
     # a collection paged by cursor: the body has `pageInfo` (the handler sets ctx.meta["pageInfo"])
     paginated: bool = False
+
+    @property
+    def sql(self) -> tuple[str, ...]:
+        """The query files its handler runs (its @runs), in order; empty for one that reads no warehouse."""
+        return tuple(f.replace(ROUTE_NAME, self.name) for f in getattr(self.handler, "sql", ()))
 
     @property
     def query_failed_code(self) -> str:
@@ -153,14 +177,22 @@ class RequestContext:
         """Run `<family>/<name>.sql` (default: the route's name). Bound values: chain_id,
         snapshot_at (snapshot routes), the validated parameters under snake_case names, and
         `values`; each file receives exactly the names it declares."""
+        name = self._declared(name)
         client = await warehouse_client(self.app)
-        return await self.queries.rows(client, name or self.route.name, self._bound(values))
+        return await self.queries.rows(client, name, self._bound(values))
 
     async def json(self, name: str | None = None, **values: Any) -> Any:
         """What `rows` returns, as the JSON array the warehouse writes (api/sql.py): for a route
         that serves the rows as they are."""
+        name = self._declared(name)
         client = await warehouse_client(self.app)
-        return await self.queries.json(client, name or self.route.name, self._bound(values))
+        return await self.queries.json(client, name, self._bound(values))
+
+    def _declared(self, name: str | None) -> str:
+        name = name or self.route.name
+        if name not in self.route.sql:
+            raise UndeclaredQuery(f"{self.route.path} ran {name}.sql, which its handler's @runs{self.route.sql} does not list")
+        return name
 
     def _bound(self, values: dict[str, Any]) -> dict[str, Any]:
         bound: dict[str, Any] = {"chain_id": self.chain_id}

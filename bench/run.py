@@ -5,8 +5,8 @@ size of the dataset behind it:
 
 - uncached API p50 / raw SQL p50: what the API adds over running the route's SQL files through
   clickhouse-connect into Python rows (same warehouse, same user, same queries with the same
-  parameters: every data query of the route's handler, as listed in SQL_MAP and checked against
-  the handler by running it once, see bench/trace.py; the latest snapshot comes from each
+  parameters: every query file the route's handler declares (@runs, Route.sql), with the values
+  it bound when run once, see bench/trace.py; the latest snapshot comes from each
   worker's pointer, not from a query per request), the two timed in turn request by request;
 - cached API p50 / hello-world p50: what a per-snapshot cache hit costs over the cheapest
   possible Sanic response;
@@ -36,7 +36,10 @@ from pathlib import Path
 
 import urllib3
 
+from ve_analytics.api.routes import Family
 from ve_analytics.api.sql import QueryBook
+from ve_analytics.api.stats.routes import FAMILY as STATS
+from ve_analytics.api.v1.routes import FAMILY as V1
 from bench.load import report as load_report
 from bench.trace import Call, trace_route
 from ve_analytics.core.chains import STATS_CHAIN_ID
@@ -45,59 +48,35 @@ from ve_analytics.core.logs import setup_logging
 from ve_analytics.cli.processes import Service, cli, free_port
 
 BOOK = QueryBook("stats")  # warehouse_sql/queries/stats/*.sql, as the API loads them
+V1_BOOK = QueryBook("v1")
 CORE = "{coreToken}"  # replaced by the core token's address (lower case, as the API parses it)
 
-# The routes measured (paths under /api/stats), each with what its handler runs, read from its
-# code (api/stats/*_handlers.py): every SQL file in order, with the values
-# it binds besides chain_id and snapshot_at (the route's parameters under snake_case names, then
-# the handler's keyword values; see RequestContext.rows and .json). The bench runs each handler
-# once against the warehouse (bench/trace.py) and stops if this table differs from what it ran.
-ANY = -1  # governance.ANY: "no filter" for epoch / venft_id
-POOL_FILTERS = {"pair_a": "", "pair_b": "", "token": "", "pool": "", "fee_kind": ""}  # market_handlers._pool_filters defaults
-SQL_MAP: dict[str, tuple[tuple[str, dict], ...]] = {
-    # handlers.protocol: ctx.rows()
-    "/protocol": (("protocol", {}),),
-    # handlers.protocol_history: ctx.rows(); days from the query
-    "/protocol/history?days=365": (("protocol_history", {"days": 365}),),
-    # market_handlers.pools: ctx.rows("pools", **_pool_filters(sort, type, limit, min_tvl, incentivized=-1|0|1))
-    "/pools?sort=volume24h&type=all&limit=500&minTvl=0": (
-        ("pools", {**POOL_FILTERS, "sort": "volume24h", "type": "all", "limit": 500, "min_tvl": 0.0, "incentivized": -1}),
-    ),
-    "/pools?sort=apr&type=v3&incentivized=true": (
-        ("pools", {**POOL_FILTERS, "sort": "apr", "type": "v3", "limit": 50, "min_tvl": -1.0, "incentivized": 1}),
-    ),
-    # governance.epochs: ctx.rows(); limit from the query
-    "/epochs?limit=52": (("epochs", {"limit": 52}),),
-    # governance.markets_bribes: ctx.rows(epoch=ANY, min_usd=float(minUsd)); limit from the query
-    "/markets/bribes?limit=500": (("markets_bribes", {"epoch": ANY, "min_usd": 0.0, "limit": 500}),),
-    # market.token_detail: ctx.rows("tokens", limit=1), then ctx.rows("tokens_history"); address from the path
-    f"/tokens/{CORE}": (("tokens", {"address": CORE, "limit": 1}), ("tokens_history", {"address": CORE})),
-    # governance.votes: ctx.rows("votes", epoch=ANY, venft_id=ANY, pool="", latest_only, foundation_only=False)
-    "/votes?latestOnly=false": (
-        ("votes", {"epoch": ANY, "venft_id": ANY, "pool": "", "latest_only": False, "foundation_only": False}),
-    ),
-}
-ROUTES: tuple[str, ...] = tuple(SQL_MAP)
-
-V1_BOOK = QueryBook("v1")
-# The /v1 routes measured (paths under /v1) and the SQL files each handler runs, in order
-# (api/v1/protocol/handlers.py). Their bound values come from the chains' anchors, an earlier query's rows,
-# so the values timed are the ones the traced handler bound; the files are checked against it.
-V1_SQL_FILES: dict[str, tuple[str, ...]] = {
-    "/protocol": ("protocol", "protocol_flows"),
-    "/protocol/trailing?windows=1h,24h,7d,30d,90d": ("protocol", "protocol_flows"),
-    "/protocol/history?days=90": ("protocol", "protocol_periods"),
-    "/protocol/daily?days=90&alignment=utc": ("protocol", "protocol_periods"),
-    "/protocol/volume": ("protocol", "protocol_flows"),
-}
-
-
+# The routes measured: paths under /api/stats, then under /v1. What each runs as its raw SQL is
+# derived, not listed here: its handler's query files (@runs, Route.sql) with the values the
+# handler bound when run once against the warehouse (bench/trace.py); a request that runs fewer
+# files than its route declares stops the bench (it would time a shortcut).
+STATS_ROUTES: tuple[str, ...] = (
+    "/protocol",
+    "/protocol/history?days=365",
+    "/pools?sort=volume24h&type=all&limit=500&minTvl=0",
+    "/pools?sort=apr&type=v3&incentivized=true",
+    "/epochs?limit=52",
+    "/markets/bribes?limit=500",
+    f"/tokens/{CORE}",
+    "/votes?latestOnly=false",
+)
+V1_ROUTES: tuple[str, ...] = (
+    "/protocol",
+    "/protocol/trailing?windows=1h,24h,7d,30d,90d",
+    "/protocol/history?days=90",
+    "/protocol/daily?days=90&alignment=utc",
+    "/protocol/volume",
+)
 # A /v1 route whose path is known once the dataset is: the core token's price history over the 500
 # whole hours before chain 56's latest snapshot (one full page; every period holds four published
-# snapshots and a valuation), and the SQL files its handler runs (api/v1/tokens/history.py).
+# snapshots and a valuation).
 PRICE_HISTORY_PERIODS = 500
 PRICE_HISTORY_LABEL = f"/tokens/56/<coreToken>/price-history?interval=1h&limit={PRICE_HISTORY_PERIODS}"
-PRICE_HISTORY_FILES = ("price_history_context", "price_history")
 
 
 def price_history_path(client, core: str) -> str:
@@ -169,43 +148,13 @@ def time_interleaved(http: urllib3.PoolManager, url: str, client, book: QueryBoo
     return api, sql
 
 
-def check_sql_map(client, settings: Settings, url: str, label: str, expected: tuple[tuple[str, dict], ...]) -> list[Call]:
-    """Run the route's handler once (bench.trace) and compare the SQL files it ran, and their
-    bound values, with the table; a difference stops the bench (the table is out of date)."""
-    from ve_analytics.api.stats.routes import FAMILY
-
-    route, snapshot, calls = trace_route(FAMILY, url, client, settings)
-    base = {"chain_id": STATS_CHAIN_ID}
-    if snapshot is not None:
-        base["snapshot_at"] = snapshot.param
-    problems = []
-    for name, values in expected:
-        declared = BOOK[name].parameters - base.keys()
-        if set(values) != declared:
-            problems.append(f"{name}.sql declares {sorted(declared)}, the table gives {sorted(values)}")
-    if not problems:
-        want = [(name, BOOK[name].bind({**base, **values})) for name, values in expected]
-        if [n for n, _ in want] != [n for n, _ in calls]:
-            problems.append(f"the table lists {[n for n, _ in want]}, handler {route.handler.__name__} ran {[n for n, _ in calls]}")
-        else:
-            for (name, table), (_, ran) in zip(want, calls):
-                for key in sorted(table.keys() | ran.keys()):
-                    if table.get(key) != ran.get(key) or type(table.get(key)) is not type(ran.get(key)):
-                        problems.append(f"{name}.sql {key}: table {table.get(key)!r}, handler {ran.get(key)!r}")
-    if problems:
-        raise SystemExit(f"SQL_MAP[{label!r}] does not match the handler:\n  " + "\n  ".join(problems))
-    return calls
-
-
-def check_v1_files(client, settings: Settings, url: str, label: str, files: tuple[str, ...] | None = None) -> list[Call]:
-    """Run the /v1 route's handler once and compare the SQL files it ran with `files` (default:
-    V1_SQL_FILES[label])."""
-    from ve_analytics.api.v1.routes import FAMILY
-
-    files = files or V1_SQL_FILES[label]
-    _, _, calls = trace_route(FAMILY, url, client, settings)
-    if tuple(name for name, _ in calls) != files:
-        raise SystemExit(f"{label}: the bench lists {files}, the handler ran {[n for n, _ in calls]}")
+def traced(family: Family, client, settings: Settings, url: str) -> list[Call]:
+    """The route's SQL as its handler runs it for `url` (bench.trace): every file its @runs
+    declares, in order, with the values bound."""
+    route, _, calls = trace_route(family, url, client, settings)
+    ran = tuple(name for name, _ in calls)
+    if ran != route.sql:
+        raise SystemExit(f"{url}: the handler ran {ran} of the route's {route.sql}; measure a request that runs them all")
     return calls
 
 
@@ -351,19 +300,16 @@ def main(argv: list[str] | None = None) -> int:
         core = settings.contracts(STATS_CHAIN_ID)["coreToken"].lower()
         http = http_client()
         plan = []  # (label, url path, SQL calls, items)
-        print("checking SQL_MAP against the handlers ...", flush=True)
-        for label in ROUTES:
-            path = "/api/stats" + label.replace(CORE, core)
-            expected = tuple((name, {k: (core if v == CORE else v) for k, v in values.items()}) for name, values in SQL_MAP[label])
-            calls = check_sql_map(sql_client, settings, path, label, expected)
-            r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}{path}")
-            plan.append((label.replace(CORE, "<coreToken>"), path, BOOK, calls, items(r.json())))
-        for label in V1_SQL_FILES:
-            calls = check_v1_files(sql_client, settings, "/v1" + label, label)
-            r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}/v1{label}")
-            plan.append(("/v1" + label, "/v1" + label, V1_BOOK, calls, items(r.json())))
+        print("tracing each route's handler for its SQL ...", flush=True)
+        # labels: /api/stats routes by their path below the prefix, /v1 routes by their whole path
+        for family, book, shown, paths in ((STATS, BOOK, "", STATS_ROUTES), (V1, V1_BOOK, "/v1", V1_ROUTES)):
+            for label in paths:
+                path = family.prefix + label.replace(CORE, core)
+                calls = traced(family, sql_client, settings, path)
+                r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}{path}")
+                plan.append((shown + label.replace(CORE, "<coreToken>"), path, book, calls, items(r.json())))
         path = "/v1" + price_history_path(sql_client, core)
-        calls = check_v1_files(sql_client, settings, path, PRICE_HISTORY_LABEL, PRICE_HISTORY_FILES)
+        calls = traced(V1, sql_client, settings, path)
         r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}{path}")
         plan.append(("/v1" + PRICE_HISTORY_LABEL, path, V1_BOOK, calls, items(r.json())))
 

@@ -4,8 +4,9 @@
 builds the API's own `RequestContext` and awaits the route's handler, with a `QueryBook` that
 records every `(file, bound parameters)` it is asked to run and runs it through a sync
 clickhouse-connect client (handlers whose later query depends on an earlier result still get
-real rows). The bench compares that record with its hand-written table, so the "raw SQL" figure
-cannot silently drift from what the handler does.
+real rows). The request context refuses a file the handler's @runs does not declare, and the
+bench requires the record to be every declared file, so the "raw SQL" figure is what the handler
+does, with no table kept by hand.
 
 A multichain route's coverage is resolved as the API resolves it (api/coverage.py): the chains of
 its feature and, on a route that rests on the curation, the latest curation publication read as

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ApiError
-from ..routes import RequestContext
+from ..routes import RequestContext, runs
 from .governance_schemas import VE_STATS
 
 ANY = -1
@@ -36,19 +36,23 @@ async def _bribe_rows(ctx: RequestContext, *, pool: str = "", gauge: str = "", f
     )
 
 
+@runs("bribes")
 async def bribes(ctx: RequestContext) -> Any:
     return await _bribe_rows(ctx, pool=_opt(ctx.params.get("pool"), ""))
 
 
+@runs("bribes")
 async def pool_bribes(ctx: RequestContext) -> Any:
     """Exactly /bribes?pool=<poolId>: the same SQL file with the path's pool."""
     return await _bribe_rows(ctx, pool=ctx.params["poolId"])
 
 
+@runs("bribes_totals")
 async def bribes_totals(ctx: RequestContext) -> Any:
     return await ctx.json()
 
 
+@runs("votes")
 async def votes(ctx: RequestContext) -> Any:
     p = ctx.params
     return await ctx.json(
@@ -64,11 +68,13 @@ async def votes(ctx: RequestContext) -> Any:
 VE_FIELDS = tuple(VE_STATS["properties"])
 
 
+@runs("ve")
 async def ve(ctx: RequestContext) -> dict[str, Any]:
     rows = await ctx.rows()
     return rows[0] if rows else {name: None for name in VE_FIELDS}
 
 
+@runs("epochs")
 async def epochs(ctx: RequestContext) -> list[dict[str, Any]]:
     rows = await ctx.rows()
     for row in rows:
@@ -93,10 +99,12 @@ def _gauge(row: dict[str, Any]) -> dict[str, Any]:
 GAUGE_HISTORY_POINTS = 672  # about 7 days of 15-minute snapshots
 
 
+@runs("gauges")
 async def gauges(ctx: RequestContext) -> list[dict[str, Any]]:
     return [_gauge(row) for row in await ctx.rows("gauges", gauge_address="", points=1)]
 
 
+@runs("gauges")
 async def gauges_detail(ctx: RequestContext) -> dict[str, Any]:
     """gauges.sql for one gauge over the newest GAUGE_HISTORY_POINTS snapshots."""
     rows = await ctx.rows("gauges", points=GAUGE_HISTORY_POINTS)
@@ -111,6 +119,7 @@ async def gauges_detail(ctx: RequestContext) -> dict[str, Any]:
     return {"current": _gauge(dict(rows[0])), "history": history}
 
 
+@runs("bribes")
 async def gauges_bribes(ctx: RequestContext) -> list[dict[str, Any]]:
     """/bribes filtered to one gauge: the same SQL file."""
     return await _bribe_rows(ctx, gauge=ctx.params["gaugeAddress"])
@@ -120,6 +129,7 @@ def _usd_total(values: list[float | None]) -> float | None:
     return None if any(v is None for v in values) else sum(values)  # type: ignore[arg-type]
 
 
+@runs("gauges_rewards")
 async def gauges_rewards(ctx: RequestContext) -> list[dict[str, Any]]:
     epochs: dict[int, dict[str, Any]] = {}
     for r in await ctx.rows():
@@ -135,6 +145,7 @@ async def gauges_rewards(ctx: RequestContext) -> list[dict[str, Any]]:
     return out
 
 
+@runs("foundation")
 async def foundation(ctx: RequestContext) -> dict[str, Any]:
     row = (await ctx.rows())[0]
     has = row.pop("hasSnapshotRow") > 0
@@ -156,22 +167,26 @@ async def foundation(ctx: RequestContext) -> dict[str, Any]:
     return out
 
 
+@runs("foundation_votes")
 async def foundation_votes(ctx: RequestContext) -> Any:
     p = ctx.params
     return await ctx.json(epoch=_opt(p.get("epoch"), ANY), latest_only=bool(p["latestOnly"]))
 
 
+@runs("bribes")
 async def foundation_bribes(ctx: RequestContext) -> Any:
     """/bribes with foundationOnly=true: the same SQL file."""
     return await _bribe_rows(ctx, pool=_opt(ctx.params.get("pool"), ""), foundation_only=True)
 
 
+@runs("foundation_kpis")
 async def foundation_kpis(ctx: RequestContext) -> Any:
     p = ctx.params
     return await ctx.json("foundation_kpis", epoch=_opt(p.get("epoch"), ANY), pool=_opt(p.get("pool"), ""),
                           gauge_address="", latest_only=False, limit=p["limit"])
 
 
+@runs("foundation_kpis")
 async def gauges_kpis(ctx: RequestContext) -> Any:
     """/foundation/kpis of one gauge: the same SQL file."""
     p = ctx.params
@@ -179,6 +194,7 @@ async def gauges_kpis(ctx: RequestContext) -> Any:
                           gauge_address=p["gaugeAddress"], latest_only=False, limit=p["limit"])
 
 
+@runs("foundation_votes", "bribes", "foundation_kpis")
 async def epochs_detail(ctx: RequestContext) -> dict[str, Any]:
     """Three list queries (votes, bribes, KPIs); the vote and KPI lists share one representative
     snapshot: the latest successful one inside the epoch."""
@@ -193,6 +209,7 @@ async def epochs_detail(ctx: RequestContext) -> dict[str, Any]:
     return {"epochStart": epoch, "representativeSnapshotAt": rep, "votes": votes, "bribes": bribes, "kpis": kpis}
 
 
+@runs("markets_bribes")
 async def markets_bribes(ctx: RequestContext) -> Any:
     p = ctx.params
     return await ctx.json(epoch=_opt(p.get("epoch"), ANY), min_usd=float(p["minUsd"]))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ApiError
-from ..routes import RequestContext
+from ..routes import RequestContext, runs
 from .flow_windows import flow_window, flow_windows
 
 MAX_LIMIT = 500
@@ -58,6 +58,7 @@ def _pool_filters(**overrides: Any) -> dict[str, Any]:
     return values
 
 
+@runs("pools")
 async def pools(ctx: RequestContext) -> list[dict[str, Any]]:
     p = ctx.params
     pair_a = pair_b = ""
@@ -84,6 +85,7 @@ async def _current_pool(ctx: RequestContext) -> dict[str, Any]:
     return rows[0]
 
 
+@runs("pools", "pools_history", "pools_gauge_history")
 async def pool_detail(ctx: RequestContext) -> dict[str, Any]:
     current = pool_snapshot(await _current_pool(ctx))
     history = await ctx.rows("pools_history")
@@ -100,20 +102,24 @@ async def pool_detail(ctx: RequestContext) -> dict[str, Any]:
     return {"current": current, "history": history, "gauge": gauge, "gaugeHistory": gauge_history}
 
 
+@runs("pools", "pools_daily")
 async def pool_daily(ctx: RequestContext) -> Any:
     await _current_pool(ctx)
     return await ctx.json("pools_daily")
 
 
+@runs("pools")
 async def dynamic_fees(ctx: RequestContext) -> list[dict[str, Any]]:
     rows = await ctx.rows("pools", **_pool_filters(fee_kind="dynamic_or_custom"))
     return [pool_snapshot(r) for r in rows]
 
 
+@runs("tokens")
 async def tokens(ctx: RequestContext) -> Any:
     return await ctx.json("tokens", address="")
 
 
+@runs("tokens", "tokens_history")
 async def token_detail(ctx: RequestContext) -> dict[str, Any]:
     address = ctx.params["address"]
     rows = await ctx.rows("tokens", limit=1)
@@ -122,6 +128,7 @@ async def token_detail(ctx: RequestContext) -> dict[str, Any]:
     return {"current": rows[0], "history": await ctx.json("tokens_history")}
 
 
+@runs("core", "core_price_history", "core_daily")
 async def core(ctx: RequestContext) -> dict[str, Any]:
     rows = await ctx.rows("core")
     if not rows:  # a successful run always wrote its core-token row; a gap is a failed read
@@ -183,6 +190,7 @@ async def competitors(ctx: RequestContext) -> dict[str, Any]:
     return {"available": False}
 
 
+@runs("config_pairs")
 async def competitor_pair(ctx: RequestContext) -> dict[str, Any]:
     pair = ctx.params["pair"].lower()
     a, _, b = pair.partition("-")

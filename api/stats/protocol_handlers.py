@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ApiError
-from ..routes import RequestContext
+from ..routes import RequestContext, runs
 from ..chain_health import UNHEALTHY, chains_health, last_run, snapshot_age
 from ..coverage_holes import holes_params
 from .flow_windows import HOURS_COLUMNS, flow_windows
@@ -19,6 +19,7 @@ from ...core import clock
 
 
 
+@runs("protocol")
 async def protocol(ctx: RequestContext) -> dict[str, Any]:
     rows = await ctx.rows()
     if not rows:  # a successful run always wrote its protocol row; treat a gap as a failed read
@@ -35,14 +36,17 @@ async def protocol(ctx: RequestContext) -> dict[str, Any]:
     return out
 
 
+@runs("protocol_history")
 async def protocol_history(ctx: RequestContext) -> Any:
     return await ctx.json()
 
 
+@runs("protocol_daily")
 async def protocol_daily(ctx: RequestContext) -> Any:
     return await ctx.json()
 
 
+@runs("config_pairs", "config_foundation")
 async def config(ctx: RequestContext) -> dict[str, Any]:
     snapshot = ctx.snapshot
     assert snapshot is not None
@@ -65,6 +69,7 @@ async def config(ctx: RequestContext) -> dict[str, Any]:
     }
 
 
+@runs("health", "health_coverage", "coverage_holes")
 async def health(ctx: RequestContext) -> dict[str, Any]:
     """200 with `healthy: true`, or 503 `unhealthy` with the same object as `error.details`.
 

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from ..errors import ApiError
-from ..routes import RequestContext
+from ..routes import RequestContext, runs
 from . import sources
 from .chain import BookState, VaultState
 from .manifest import manifest
@@ -53,6 +53,7 @@ def find_vault(state: BookState, key_or_address: str) -> VaultState:
     return vault
 
 
+@runs("token_prices")
 async def meta(ctx: RequestContext) -> dict[str, Any]:
     state = await sources.book(ctx)
     prices = await sources.prices(ctx, state)
@@ -70,6 +71,7 @@ async def meta(ctx: RequestContext) -> dict[str, Any]:
     }
 
 
+@runs("stats_health")
 async def health(ctx: RequestContext) -> dict[str, Any]:
     out: dict[str, Any] = {}
     chain_block = None
@@ -108,6 +110,7 @@ def _includes(raw: str | None) -> set[str]:
     return set(raw.split(",")) if raw else set()
 
 
+@runs("token_prices")
 async def vaults(ctx: RequestContext) -> list[dict[str, Any]]:
     state = await sources.book(ctx)
     include = _includes(ctx.params.get("include"))
@@ -125,6 +128,7 @@ async def vaults(ctx: RequestContext) -> list[dict[str, Any]]:
     return out
 
 
+@runs("token_prices")
 async def vault(ctx: RequestContext) -> dict[str, Any]:
     state = await sources.book(ctx)
     found = find_vault(state, ctx.params["keyOrAddress"])
@@ -149,6 +153,7 @@ async def vaults_health(ctx: RequestContext) -> list[dict[str, Any]]:
     return [r for _, r in kept]
 
 
+@runs("gauge_aprs")
 async def gauges(ctx: RequestContext) -> list[dict[str, Any]]:
     """Every gauge of the latest published stats snapshot, each mapped to the vault wrapping it
     (null when none); a vault's gauge missing from the snapshot is listed with null APR."""
@@ -185,6 +190,7 @@ async def gauges(ctx: RequestContext) -> list[dict[str, Any]]:
     return out
 
 
+@runs("token_prices")
 async def tokens(ctx: RequestContext) -> list[dict[str, Any]]:
     state = await sources.book(ctx)
     rows = await sources.latest_rows(ctx, "token_prices", [t["address"] for v in state.vaults for t in v.tokens.values() if t.get("address")])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from ..routes import RequestContext
+from ..routes import RequestContext, runs
 from . import sources
 from .chain import BookState
 from .handlers import find_vault
@@ -14,6 +14,7 @@ from .positions import interaction, portfolio, position, vault_known, vault_ref
 from .records import _scaled, checksum
 
 
+@runs("vault_history")
 async def vault_history(ctx: RequestContext) -> dict[str, Any]:
     state = await sources.book(ctx)
     found = find_vault(state, ctx.params["keyOrAddress"])
@@ -42,6 +43,7 @@ def _by_vault(events: list[dict[str, Any]] | None) -> dict[str, list[dict[str, A
     return out
 
 
+@runs("token_prices", "user_events")
 async def user_positions(ctx: RequestContext) -> dict[str, Any]:
     user = ctx.params["address"]
     state = await sources.book(ctx)
@@ -67,6 +69,7 @@ async def user_positions(ctx: RequestContext) -> dict[str, Any]:
     return {"address": checksum(user), "positions": records, **totals}
 
 
+@runs("token_prices", "user_events")
 async def user_vault(ctx: RequestContext) -> dict[str, Any]:
     user = ctx.params["address"]
     state = await sources.book(ctx)

@@ -3,6 +3,7 @@ words of a curation-backed route."""
 from __future__ import annotations
 
 from ...coverage import CHAIN_UNAVAILABLE
+from ...param_kinds import MAX_CHAIN_ID
 from ...routes import ErrorDoc
 from ...validation import Param
 
@@ -11,6 +12,7 @@ from ...validation import Param
 REFERENCE_SECONDS, MARKET_SECONDS, HEALTH_SECONDS = 300, 60, 0
 
 CHAIN_IDS = Param("chainIds", "chain_ids", "Comma-separated public chain IDs, or all", default="all")
+PATH_CHAIN_ID = Param("chainId", "integer", "Chain ID", location="path", minimum=1, maximum=MAX_CHAIN_ID)  # an entity's chain
 CHAIN_UNAVAILABLE_DOC = ErrorDoc(503, CHAIN_UNAVAILABLE, "No selected chain has a published snapshot yet.")
 CURATION_TEXT = " Rests on the reviewed curation publication (`meta.curation`, header X-Curation-Version)."
 

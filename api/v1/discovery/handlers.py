@@ -19,7 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from ...cursors import FILTERS, ROUTE, expired, filters_digest
-from ...routes import RequestContext
+from ...routes import RequestContext, runs
 from . import rows as discovery_rows
 from ..common.anchors import ROLLING_WINDOWS, anchors, trailing_windows
 from ..common.decimals import UNDER_BITS, float_bits, served_at_least, served_at_most
@@ -114,6 +114,7 @@ def view_values(f: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@runs("protocol", "protocol_flows", "{name}", "{name}_facets")
 async def page(ctx: RequestContext) -> dict[str, Any]:
     p = ctx.params
     f = filters(ctx)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...offload import off_loop
-from ...routes import RequestContext
+from ...routes import RequestContext, runs
 from ....core.epochs import DAY, HOUR
 from ..common.anchors import ROLLING_WINDOWS, Anchor, anchors, spans, trailing_windows
 from ..common.flows import POLICY, add, combine, span, stamp
@@ -41,6 +41,7 @@ def _complete(ctx: RequestContext, totals: list[dict] | dict) -> None:
         ctx.meta["complete"] = False
 
 
+@runs("protocol", "protocol_flows")
 async def protocol(ctx: RequestContext) -> dict[str, Any]:
     at = await anchors(ctx)
     windows = await trailing_windows(ctx, at, ROLLING_WINDOWS)
@@ -67,6 +68,7 @@ async def protocol(ctx: RequestContext) -> dict[str, Any]:
     return {"chains": chains, "totals": totals, "policy": POLICY}
 
 
+@runs("protocol", "protocol_flows")
 async def trailing(ctx: RequestContext) -> dict[str, Any]:
     at = await anchors(ctx)
     requested = tuple((w.label, w.seconds) for w in ctx.params["windows"])
@@ -77,6 +79,7 @@ async def trailing(ctx: RequestContext) -> dict[str, Any]:
             "totals": totals, "policy": POLICY}
 
 
+@runs("protocol", "protocol_flows")
 async def volume(ctx: RequestContext) -> dict[str, Any]:
     """Cumulative volume and fees of each chain from its first market activity to its anchor."""
     at = await anchors(ctx)
@@ -100,6 +103,7 @@ def _tops(at: list[Anchor], period: int, utc: bool) -> dict[int, int]:
     return {cid: top for cid in ends}
 
 
+@runs("protocol", "protocol_periods")
 async def periods(ctx: RequestContext) -> dict[str, Any]:
     """/history (hourly periods) and /daily (daily periods), newest `days` worth, oldest first."""
     period = PERIODS[ctx.route.name.removeprefix("protocol_")]

@@ -15,7 +15,7 @@ from ...chain_health import UNHEALTHY, chains_health, coverage_by_chain, dataset
 from ...coverage_holes import filling, holes_by_chain, holes_params, missing
 from ...coverage import FAILED, FRESH, STALE, UNAVAILABLE, WITHIN_LIMIT
 from ...errors import ApiError
-from ...routes import RequestContext
+from ...routes import RequestContext, runs
 from ....core.chains import FEATURES
 from ....core.epochs import iso
 from ....core import clock
@@ -31,6 +31,7 @@ CONTRACT_FEATURES = {
 }
 
 
+@runs("health_coverage", "coverage_holes")
 async def chains(ctx: RequestContext) -> list[dict[str, Any]]:
     covered = ctx.coverage
     assert covered is not None
@@ -130,6 +131,7 @@ def _failed_since(entry: dict[str, Any]) -> bool:
     return bool(last) and last["status"] == "failed" and entry["snapshotAt"] is not None and last["snapshotAt"] > entry["snapshotAt"]
 
 
+@runs("health", "health_coverage", "coverage_holes")
 async def health(ctx: RequestContext) -> dict[str, Any]:
     """200 `ok` when every public chain is fresh, `degraded` when some are not (named); 503
     `unhealthy` when the warehouse is unreachable or no chain's snapshot is within the freshness
@@ -151,6 +153,7 @@ async def health(ctx: RequestContext) -> dict[str, Any]:
     return body
 
 
+@runs("health", "health_coverage", "coverage_holes")
 async def health_chains(ctx: RequestContext) -> list[dict[str, Any]]:
     """Per public chain: snapshot age, subgraph lag, coverage, what is filling in, and whether its
     RPC answers now; a chain past the freshness limit is `stale` while the others stay fresh."""

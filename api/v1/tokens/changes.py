@@ -17,14 +17,15 @@ import asyncio
 from typing import Any
 
 from ...errors import ApiError
-from ...routes import RequestContext
+from ...routes import RequestContext, runs
 from ....core.epochs import iso
 from ....core.prices import CURRENT_PRICE_UNAVAILABLE, REFERENCE_PRICE_ZERO
 from ..common.decimals import decimal_text
 from ..common.flows import ANCHOR, span, stamp
 from ..common.anchors import anchors
-from .prices import INVALID_TO, Boundary, PriceAt, prices_at
-from .handlers import not_found, token_chain
+from ..common.prices import INVALID_TO, Boundary, PriceAt, prices_at
+from ..common.path_chain import path_chain
+from .handlers import not_found
 from ....core import clock
 
 
@@ -59,9 +60,10 @@ def requested_to(ctx: RequestContext) -> int:
     return to
 
 
+@runs("prices_at")
 async def price_changes(ctx: RequestContext) -> dict[str, Any]:
     to = requested_to(ctx)
-    chain = token_chain(ctx)
+    chain = path_chain(ctx)
     cid, address = chain.chain_id, ctx.params["tokenAddress"]
     max_age = ctx.settings.price_max_age_seconds
     windows = ctx.params["windows"]
@@ -81,8 +83,9 @@ async def volumes(ctx: RequestContext, chain_id: int, address: str, starts: list
     return [by_span.get(i + 1) for i in range(len(starts))]
 
 
+@runs("protocol", "prices_at", "token_volumes")
 async def trailing(ctx: RequestContext) -> dict[str, Any]:
-    chain = token_chain(ctx)
+    chain = path_chain(ctx)
     cid, address = chain.chain_id, ctx.params["tokenAddress"]
     max_age = ctx.settings.price_max_age_seconds
     windows = ctx.params["windows"]

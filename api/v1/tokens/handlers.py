@@ -10,21 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...coverage import CHAIN_UNAVAILABLE, ChainCoverage
+from ...coverage import CHAIN_UNAVAILABLE
 from ...errors import ApiError
-from ...routes import RequestContext
+from ...routes import RequestContext, runs
 from ....core.epochs import iso
 from ..discovery import rows as discovery_rows
-from . import observations as price_observations
+from ..common import observations as price_observations
 from ..common.anchors import ROLLING_WINDOWS, anchors, trailing_windows
 from ..common.decimals import UNDER_BITS
-from .prices import TOKEN_NOT_FOUND, Boundary, key, prices_at
-
-
-def token_chain(ctx: RequestContext) -> ChainCoverage:
-    """The path's chain with its published snapshot (503 `chain_unavailable` without one)."""
-    ctx.coverage.require_usable()
-    return ctx.coverage.chain(ctx.params["chainId"])
+from ..common.path_chain import path_chain
+from ..common.prices import TOKEN_NOT_FOUND, Boundary, key, prices_at
 
 
 def not_found(chain_id: int, address: str) -> ApiError:
@@ -32,8 +27,9 @@ def not_found(chain_id: int, address: str) -> ApiError:
                     "or the curation blocks it (GET /v1/tokens?chainIds=<id>&curated=all lists the chain's tokens)")
 
 
+@runs("protocol", "protocol_flows", "token")
 async def token(ctx: RequestContext) -> dict[str, Any]:
-    chain = token_chain(ctx)
+    chain = path_chain(ctx)
     cid, address = chain.chain_id, ctx.params["tokenAddress"]
     at = await anchors(ctx, (chain,))
     windows = await trailing_windows(ctx, at, ROLLING_WINDOWS[:1])  # a token row's volume24h
@@ -51,8 +47,9 @@ async def token(ctx: RequestContext) -> dict[str, Any]:
             "price": price_observations.observation(row, "obs_")}
 
 
+@runs("prices_at")
 async def prices(ctx: RequestContext) -> dict[str, Any]:
-    chain = token_chain(ctx)
+    chain = path_chain(ctx)
     cid, address, at = chain.chain_id, ctx.params["tokenAddress"], chain.snapshot.unix
     max_age = ctx.settings.price_max_age_seconds
     [found] = await prices_at(ctx, [chain], [Boundary(cid, address, at)])
@@ -71,6 +68,7 @@ def named(text: str | None) -> list[tuple[int, str]]:
     return list(out)
 
 
+@runs("prices_at")
 async def batch(ctx: RequestContext) -> dict[str, Any]:
     max_age = ctx.settings.price_max_age_seconds
     wanted = named(ctx.params["tokens"])

@@ -21,15 +21,15 @@ from typing import Any
 
 from ...cursors import FILTERS, ROUTE, expired, filters_digest
 from ...errors import ApiError
-from ...routes import RequestContext
+from ...routes import RequestContext, runs
 from ....core.epochs import DAY, HOUR, iso
 from ....core.prices import (
     BEFORE_FIRST_MARKET_ACTIVITY, HISTORICAL_VALUATION_PENDING, HISTORY_RESOLUTION_UNAVAILABLE, INTERVALS,
     NO_SAFE_PRICE_SOURCE, PRICE_GENERATION, Period, period_count, periods,
 )
 from ..common.traversal import digest, pinned, vector_of
-from .observations import observation
-from .prices import INVALID_TO, TOKEN_NOT_FOUND
+from ..common.observations import observation
+from ..common.prices import INVALID_TO, TOKEN_NOT_FOUND
 from ....core import clock
 
 CURSOR_FORMAT = 1
@@ -121,6 +121,7 @@ def shaped(ps: list[Period], rows: list[dict[str, Any]], step: int, first_activi
     return out, sampled
 
 
+@runs("price_history_context", "price_history")
 async def page(ctx: RequestContext) -> dict[str, Any]:
     p = ctx.params
     chain_id, address, interval = p["chainId"], p["tokenAddress"], p["interval"]

@@ -3,21 +3,20 @@ answer's schemas are in schemas.py."""
 from __future__ import annotations
 
 from ...cursors import CURSOR_EXPIRED, MAX_CURSOR_CHARS
-from ...param_kinds import MAX_CHAIN_ID
 from ...routes import ErrorDoc, Route
 from ...schema import ref
 from ...validation import Param
 from ....core.epochs import DAY
 from ....core.prices import INTERVALS
 from . import history as price_history
-from ..common.params import CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS
-from .prices import TOKEN_NOT_FOUND
+from ..common.params import CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS, PATH_CHAIN_ID
+from ..common.prices import TOKEN_NOT_FOUND
 
 MAX_PAGE, DEFAULT_PAGE = 500, 200
 CAPS = ", ".join(f"{name}: {cap // DAY} days" for name, (_, cap) in INTERVALS.items())
 
 PARAMS = (
-    Param("chainId", "integer", "Chain ID", location="path", minimum=1, maximum=MAX_CHAIN_ID),
+    PATH_CHAIN_ID,
     Param("tokenAddress", "address", "Token contract address (any case; answered in lower case)", location="path"),
     Param("from", "timestamp", "Inclusive start of the range, or `earliest`: the chain's first market activity "
           "(GET /v1/chains: coverage.firstMarketActivity). Default: 24 hours before the end", choices=("earliest",)),

@@ -9,9 +9,10 @@ from ...schema import components, ref
 from ...validation import Param
 from . import changes as token_changes
 from . import handlers as tokens
-from . import history_routes, observations, schemas
-from ..common.params import CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS, windows_param
-from .prices import TOKEN_NOT_FOUND
+from . import history_routes, schemas
+from ..common import observations
+from ..common.params import CHAIN_UNAVAILABLE_DOC, CURATION_TEXT, MARKET_SECONDS, PATH_CHAIN_ID, windows_param
+from ..common.prices import TOKEN_NOT_FOUND
 
 __all__ = ["ROUTES", "SCHEMAS"]
 
@@ -19,7 +20,6 @@ MAX_BATCH = 100
 TOKEN_REF = f"(?:{numbers_up_to(MAX_CHAIN_ID)}):0x[0-9a-fA-F]{{40}}"
 MAX_TOKENS_TEXT = MAX_BATCH * len(f"{MAX_CHAIN_ID}:0x{'0' * 40},") - 1
 
-CHAIN_ID = Param("chainId", "integer", "Chain ID", location="path", minimum=1, maximum=MAX_CHAIN_ID)
 TOKEN_ADDRESS = Param("tokenAddress", "address", "Token contract address (either case)", location="path")
 TOKEN_NOT_FOUND_DOC = ErrorDoc(404, TOKEN_NOT_FOUND, "The chain's published snapshot does not list the token, or the "
                                "curation blocks it.")
@@ -37,14 +37,13 @@ PRICE_TEXT = (
     "the canonical one wins a tie), accepted only if it is at most maxAgeSeconds old there; otherwise it is null with "
     "its reason. Indexed observations are not live execution quotes."
 )
-CURATION_TEXT = " Rests on the reviewed curation publication (`meta.curation`, header X-Curation-Version)."
 
 
 def token_route(path: str, name: str, handler, summary: str, schema: str, description: str,
                 params: tuple[Param, ...] = (), errors: tuple[ErrorDoc, ...] = (TOKEN_NOT_FOUND_DOC,),
                 valuations: bool = True) -> Route:
     """A token route; one that reads the hourly valuations (`valuations`) is a new answer when they change."""
-    return Route(path, name, handler, summary, ref(schema), params=(CHAIN_ID, TOKEN_ADDRESS, *params) if
+    return Route(path, name, handler, summary, ref(schema), params=(PATH_CHAIN_ID, TOKEN_ADDRESS, *params) if
                  "{tokenAddress}" in path else params, cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True,
                  feature="pools", curation=True, description=description + CURATION_TEXT, tags=("tokens",),
                  errors=(CHAIN_UNAVAILABLE_DOC, *errors), valuations=valuations)

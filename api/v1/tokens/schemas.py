@@ -6,11 +6,11 @@ from __future__ import annotations
 from ...coverage import CHAIN_UNAVAILABLE
 from ...schema import ISO_TIME, obj, ref
 from ....core.prices import CURRENT_PRICE_UNAVAILABLE, GAP_REASONS, INTERVALS, REFERENCE_PRICE_ZERO
-from . import observations as price_observations
+from ..common import observations as price_observations
 from ..common.flows import ANCHOR
 from ..common.schemas import CHAIN_ID, DECIMAL, LOWER_ADDRESS
 from ..discovery.schemas import SCHEMAS as DISCOVERY_SCHEMAS
-from .prices import REASONS, TOKEN_NOT_FOUND
+from ..common.prices import REASONS, TOKEN_NOT_FOUND
 
 SIGNED = {"type": ["string", "null"], "pattern": r"^-?[0-9]+(\.[0-9]{1,36})?$",
           "description": "signed exact decimal, truncated toward zero at 36 places; null when unavailable"}

@@ -17,7 +17,7 @@ from typing import Any
 from ...schema import ISO_TIME, obj
 from ....core.epochs import HOUR, iso
 from ....core.prices import CANONICAL, HISTORICAL
-from ..common.decimals import decimal_text
+from .decimals import decimal_text
 
 FIELDS = ("price", "source", "sampled_at", "generation", "revision", "block")
 
