@@ -77,6 +77,8 @@ V1_ROUTES: tuple[str, ...] = (
 # snapshots and a valuation).
 PRICE_HISTORY_PERIODS = 500
 PRICE_HISTORY_LABEL = f"/tokens/56/<coreToken>/price-history?interval=1h&limit={PRICE_HISTORY_PERIODS}"
+# and the pool detail of chain 56's largest concentrated-liquidity pool (every part of the answer)
+POOL_LABEL = "/pools/56/<largest CL pool>?scope=all"
 
 
 def price_history_path(client, core: str) -> str:
@@ -88,6 +90,13 @@ def price_history_path(client, core: str) -> str:
     start = end - PRICE_HISTORY_PERIODS * HOUR
     return (f"/tokens/{STATS_CHAIN_ID}/{core}/price-history?interval=1h&limit={PRICE_HISTORY_PERIODS}"
             f"&from={iso(start)}&to={iso(end)}")
+
+
+def pool_path(client) -> str:
+    address = client.command(
+        "SELECT argMax(pool_address, tuple(snapshot_at, tvl_usd)) FROM pool_snap15m FINAL "
+        f"WHERE chain_id = {STATS_CHAIN_ID} AND pool_type = 'cl'")
+    return f"/pools/{STATS_CHAIN_ID}/{address}?scope=all"
 
 
 def percentiles(samples: list[float]) -> tuple[float, float]:
@@ -312,6 +321,10 @@ def main(argv: list[str] | None = None) -> int:
         calls = traced(V1, sql_client, settings, path)
         r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}{path}")
         plan.append(("/v1" + PRICE_HISTORY_LABEL, path, V1_BOOK, calls, items(r.json())))
+        path = "/v1" + pool_path(sql_client)
+        calls = traced(V1, sql_client, settings, path)
+        r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}{path}")
+        plan.append(("/v1" + POOL_LABEL, path, V1_BOOK, calls, items(r.json())))
 
         print(f"\nrequests per figure: {args.n}, sequential, keep-alive, one client; "
               f"raw SQL = the handler's files (column 'sql'), clickhouse-connect, same user, timed in turn with "

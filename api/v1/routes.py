@@ -1,5 +1,5 @@
 """The /v1 family (spec v1-api.md; ADR 0009), assembled from its domains: each domain package
-(reference, protocol, curation, discovery, tokens) declares its routes, schemas, handlers and row
+(reference, protocol, curation, discovery, pools, tokens) declares its routes, schemas, handlers and row
 shaping, and exports `ROUTES` and `SCHEMAS` from its routes.py; what they share is in common/.
 Routing, validation, caching, error codes and the contract at /openapi.json are all generated
 from this table; a path, route name or schema name declared twice stops the service at start."""
@@ -10,20 +10,21 @@ from ..routes import Family, Route
 from ..schema import components
 from .curation import routes as curation
 from .discovery import routes as discovery
+from .pools import routes as pools
 from .envelope import V1_ENVELOPE
 from .protocol import routes as protocol
 from .reference import routes as reference
 from .tokens import routes as tokens
 
-CONTRACT_VERSION = "0.2.0"  # 0.2.0: token detail and price routes (additive)
-DOMAINS = (reference, protocol, curation, discovery, tokens)  # in the contract's order
+CONTRACT_VERSION = "0.3.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail (additive)
+DOMAINS = (reference, protocol, curation, discovery, pools, tokens)  # in the contract's order
 ROUTES: tuple[Route, ...] = tuple(route for domain in DOMAINS for route in domain.ROUTES)
 
 V1_GUIDE = Guide(
     description=(
         "Read-only multichain JSON data of a vote-escrow DEX on chains 56, 4663, 8453, 1 and 5042: chains and their "
         "coverage, deployments, health, protocol figures (per chain and totals, rolling windows, hourly and daily "
-        "periods, cumulative volume), curation, discovery of pools and tokens, token detail and prices (current, "
+        "periods, cumulative volume), curation, discovery of pools and tokens, pool detail, token detail and prices (current, "
         "batch, trailing changes, price history with a reason for every period without a price); more routes land "
         "release by release; /openapi.json lists what is served."
     ),
@@ -38,7 +39,7 @@ V1_GUIDE = Guide(
         "400": "`invalid_<parameter>`, `invalid_range` or `unknown_parameter`: fix the request; `invalid_cursor`, "
                "`cursor_expired` or `price_history_source_changed`: restart the traversal without the cursor",
         "404": "`chain_not_public` (GET /v1/chains lists the public chains), `feature_unsupported` (a selected chain "
-               "lacks the route's feature: see its features in GET /v1/chains), `token_not_found` or no such route",
+               "lacks the route's feature: see its features in GET /v1/chains), `token_not_found`, `pool_not_found` or no such route",
         "500": "`<route>_query_failed` or `internal_error`: retry with exponential backoff",
         "503": "`source_unavailable`, `chain_unavailable` (no selected chain has published yet) or `unhealthy`: retry "
                "after the Retry-After header",
@@ -80,6 +81,7 @@ FAMILY = Family(
     tags={
         "curation": "The reviewed curation publication: its categories and token lists.",
         "discovery": "Pools and tokens across chains: filters, sorts, facets and signed cursors.",
+        "pools": "One pool's detail: its discovery figures, emissions scenario and liquidity state.",
         "protocol": "Protocol totals per chain and in total: now, history, daily, trailing windows, volume.",
         "reference": "Chains, deployments and health: where to start.",
         "tokens": "One token's detail, prices, trailing windows, price changes and price history.",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .values import fsum_or_none, opt_float, opt_int, ref_id, req_float, req_int
+from .values import fsum_or_none, opt_float, opt_int, opt_raw, ref_id, req_float, req_int
 from ...core.epochs import DAY, epoch_start, to_datetime
 from ...core.flows import HourlySeries, flow_end, protocol_flows
 from ...core.prices import PRICE_GENERATION
@@ -25,7 +25,8 @@ POOL_COLUMNS = ("chain_id", "snapshot_at", "pool_address", "pool_type", "token0_
                 "token1_address", "token0_symbol", "token1_symbol", "fee_pips", "is_dynamic_fee",
                 "reserve0", "reserve1", "tvl_usd", "volume_24h_usd", "fees_24h_usd", "hours_24h",
                 "gauge_address", "gauge_alive", "is_custom_fee", "token0_decimals", "token1_decimals",
-                "tick_spacing", "volume_lifetime_usd", "fees_lifetime_usd", "liquidity_raw", "sqrt_price_x96", "tick")
+                "tick_spacing", "volume_lifetime_usd", "fees_lifetime_usd", "liquidity_raw", "sqrt_price_x96", "tick",
+                "reserve0_raw", "reserve1_raw")
 PROTOCOL_COLUMNS = ("chain_id", "snapshot_at", "block_number", "block_timestamp", "tvl_usd",
                     "tvl_v2_usd", "tvl_cl_usd", "pool_count", "flow_window_end",
                     "volume_24h_usd", "fees_24h_usd", "hours_24h", "volume_7d_usd", "fees_7d_usd",
@@ -66,6 +67,8 @@ def pool_rows(chain_id: int, snapshot_at: int, pools: list[dict], protocol: Hour
         series = per_pool.get(address)
         flows = series.window(end - DAY, end) if (series is not None and end is not None) else None
         gauge = p.get("gauge")
+        decimals0 = opt_int((p.get("token0") or {}).get("decimals"))
+        decimals1 = opt_int((p.get("token1") or {}).get("decimals"))
         rows.append(
             {
                 "chain_id": chain_id,
@@ -87,14 +90,16 @@ def pool_rows(chain_id: int, snapshot_at: int, pools: list[dict], protocol: Hour
                 "gauge_address": ref_id(gauge),
                 "gauge_alive": (bool(gauge["isAlive"]) if isinstance(gauge, dict) and gauge.get("isAlive") is not None else None),
                 "is_custom_fee": bool(p.get("isCustomFee")),
-                "token0_decimals": opt_int((p.get("token0") or {}).get("decimals")),
-                "token1_decimals": opt_int((p.get("token1") or {}).get("decimals")),
+                "token0_decimals": decimals0,
+                "token1_decimals": decimals1,
                 "tick_spacing": opt_int(p.get("tickSpacing")),
                 "volume_lifetime_usd": opt_float(p.get("volumeUSD")),
                 "fees_lifetime_usd": opt_float(p.get("feesUSD")),
                 "liquidity_raw": opt_int(p.get("liquidity")) if cl else None,
                 "sqrt_price_x96": opt_int(p.get("sqrtPrice")) if cl else None,
                 "tick": opt_int(p.get("tick")) if cl else None,
+                "reserve0_raw": opt_raw(p.get("reserve0"), decimals0),
+                "reserve1_raw": opt_raw(p.get("reserve1"), decimals1),
             }
         )
     return rows

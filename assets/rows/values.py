@@ -50,6 +50,17 @@ def to_raw(text: Any, decimals: int) -> int:
     return int(value)
 
 
+def opt_raw(text: Any, decimals: int | None) -> int | None:
+    """Exact decimal text of a token amount -> raw integer; None when the decimals or the amount are
+    unknown, or the text is not a whole number of raw units (unknown, not rounded)."""
+    if decimals is None or text is None or text == "":
+        return None
+    try:
+        return to_raw(text, decimals)
+    except ValueError:
+        return None
+
+
 def fsum_or_none(values: Sequence[float | None]) -> float | None:
     """Exact sum, or None when a part is unknown: a total that misses a part is unknown, not smaller."""
     if any(v is None for v in values):

@@ -3,10 +3,10 @@ checked against the devnet model at each snapshot block (devnet.sim, devnet.amm.
 here from the model's own state rather than through ve_analytics.core.cl_ranges."""
 from __future__ import annotations
 
-from decimal import Decimal
-
 from devnet.amm.cl import get_amount0_delta, get_amount1_delta, get_sqrt_ratio_at_tick
 from devnet.timeutil import epoch_start
+
+from cl_truth import ranges
 
 REL = 1e-9
 UNIT = 10**30  # a liquidity large enough that the pool's integer rounding is negligible
@@ -19,22 +19,6 @@ def close(a: float, b: float) -> bool:
 def published(stack) -> list[tuple[int, int]]:
     return stack.query("SELECT toInt64(toUnixTimestamp(snapshot_at)), block_number FROM snapshot_runs FINAL "
                        "WHERE chain_id = 56 AND status = 'success' ORDER BY snapshot_at")
-
-
-def half_spread_ticks() -> int:
-    """Ticks of a factor 1.1 in price: the smallest W with 1.0001^W >= 1.1."""
-    w, power = 0, Decimal(1)
-    while power < Decimal("1.1"):
-        power *= Decimal("1.0001")
-        w += 1
-    return w
-
-
-def ranges(tick: int, s: int) -> dict[str, tuple[int, int]]:
-    low = tick - tick % s  # Python's % keeps this a floor for negative ticks
-    w = half_spread_ticks()
-    return {"minimum": (low, low + s), "five-spacing": (low - 2 * s, low + 3 * s),
-            "standard": ((tick - w) // s * s, -(-(tick + 1 + w) // s) * s)}
 
 
 def expected_apr(sim, pool, state, ts: int, emissions_raw: int, lower: int, upper: int) -> float:

@@ -7,7 +7,6 @@ unchanged rerun and answers `price_history_source_changed` after the revising on
 one older day partition of chain 56 only."""
 from __future__ import annotations
 
-import dataclasses
 import struct
 import time
 from datetime import datetime, timezone
@@ -16,8 +15,7 @@ import httpx
 import pytest
 
 from orchestration_session import HISTORY_DAYS
-from session_curation import session_source
-from support.api_server import ApiServer
+from session_api import v1_server
 from support.contract_check import CheckedClient
 from ve_analytics.core.epochs import DAY, HOUR
 from ve_analytics.core.prices import PRICE_GENERATION
@@ -31,13 +29,7 @@ RUN_FIELDS = ("valued_until", "generation", "revision", "tokens", "rows_written"
 
 @pytest.fixture(scope="module")
 def api(stack, tmp_path_factory):
-    from ve_analytics.orchestration.curation import materialize_curation
-
-    if not stack.scalar("SELECT count() FROM curation_publications"):  # the route rests on one (any version)
-        materialize_curation(stack.settings, session_source(tmp_path_factory.mktemp("curation")))
-    settings = dataclasses.replace(stack.settings, stale_after_minutes=24 * 60, api_workers=1)
-    with ApiServer(settings, families=("v1",), log_path=tmp_path_factory.mktemp("api") / "api.log") as server, \
-            httpx.Client(timeout=60) as http:
+    with v1_server(stack, tmp_path_factory.mktemp("api")) as server, httpx.Client(timeout=60) as http:
         yield CheckedClient(server.url, http)
 
 

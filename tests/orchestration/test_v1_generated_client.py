@@ -6,27 +6,16 @@ that hold the very answer the API sent; and a /v1/pools traversal in pages of 2,
 """
 from __future__ import annotations
 
-import dataclasses
-
 import httpx
 import pytest
 
-from session_curation import session_source
-from support.api_server import ApiServer
+from session_api import v1_server
 from support.generated_client import as_sent, body, generate, operation
-
-STALE_AFTER_MINUTES = 24 * 60  # the lagging chain is stale, the others fresh, whatever the hour
 
 
 @pytest.fixture(scope="module")
 def served(stack, tmp_path_factory):
-    from ve_analytics.orchestration.curation import materialize_curation
-
-    if not stack.scalar("SELECT count() FROM curation_publications"):  # the routes rest on one (any version)
-        materialize_curation(stack.settings, session_source(tmp_path_factory.mktemp("curation")))
-    settings = dataclasses.replace(stack.settings, stale_after_minutes=STALE_AFTER_MINUTES, api_workers=1)
-    log = tmp_path_factory.mktemp("v1-generated-client") / "api.log"
-    with ApiServer(settings, families=("v1",), log_path=log) as server:
+    with v1_server(stack, tmp_path_factory.mktemp("v1-generated-client")) as server:
         package = generate(server.url + "/openapi.json", "v1_client", tmp_path_factory.mktemp("v1-client"))
         with httpx.Client(base_url=server.url, timeout=60) as http:
             client = package.Client(base_url=server.url, raise_on_unexpected_status=True).set_httpx_client(http)
@@ -64,3 +53,11 @@ def test_a_pools_traversal_follows_next_cursor_through_the_generated_client(serv
         assert isinstance(cursor, str) and cursor
     assert seen == [(row["chainId"], row["address"]) for row in whole["data"]["rows"]]
     assert pages == (len(seen) + 1) // 2
+
+
+def test_a_pool_detail_through_the_generated_client(served):
+    package, client, url = served
+    row = body(url + "/v1/pools?limit=1")["data"]["rows"][0]
+    model = operation(package, "pools", "pool").sync(row["chainId"], row["address"], client=client)
+    assert type(model).__module__.startswith("v1_client.models.")
+    assert as_sent(model.to_dict()) == body(url + f"/v1/pools/{row['chainId']}/{row['address']}")

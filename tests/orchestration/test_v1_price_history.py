@@ -11,7 +11,6 @@ The valuations are served once their hours are recorded as valued (price_valuati
 by the token_hourly runs, ADR 0011)."""
 from __future__ import annotations
 
-import dataclasses
 import json
 from datetime import datetime, timezone
 
@@ -19,14 +18,12 @@ import httpx
 import pytest
 
 from orchestration_session import LAGGING, YOUNG
-from session_curation import session_source
-from support.api_server import ApiServer
+from session_api import v1_server
 from support.contract_check import CheckedClient
 from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR
 
 REL = 1e-9
 LAG = 36 * HOUR  # the lagging chain's subgraph
-STALE_AFTER_MINUTES = 24 * 60  # the lagging chain is stale, the others fresh, whatever the hour
 STEPS = {"15m": QUARTER_HOUR, "1h": HOUR, "1d": DAY}
 
 
@@ -40,13 +37,7 @@ def unix(text: str) -> int:
 
 @pytest.fixture(scope="module")
 def api(stack, tmp_path_factory):
-    from ve_analytics.orchestration.curation import materialize_curation
-
-    if not stack.scalar("SELECT count() FROM curation_publications"):  # the route rests on one (any version)
-        materialize_curation(stack.settings, session_source(tmp_path_factory.mktemp("curation")))
-    settings = dataclasses.replace(stack.settings, stale_after_minutes=STALE_AFTER_MINUTES, api_workers=1)
-    log = tmp_path_factory.mktemp("v1-price-history") / "api.log"
-    with ApiServer(settings, families=("v1",), log_path=log) as server, httpx.Client(timeout=60) as http:
+    with v1_server(stack, tmp_path_factory.mktemp("v1-price-history")) as server, httpx.Client(timeout=60) as http:
         yield CheckedClient(server.url, http)
 
 

@@ -58,6 +58,21 @@ def decimal_text(x: float | None) -> str | None:
     return f"-{text}" if n < 0 else text
 
 
+def fraction_text(q: Fraction | int | None) -> str | None:
+    """decimal_text of an exact rational (a price from integer pool state): truncated toward zero
+    at 36 places; None when unavailable (None, or nonzero and below 10**-36)."""
+    if q is None:
+        return None
+    q = Fraction(q)
+    t = abs(q.numerator) * _SCALE // q.denominator
+    if not t and q:
+        return None
+    digits = f"{t:037d}"
+    fraction = digits[-PLACES:].rstrip("0")
+    text = f"{digits[:-PLACES]}.{fraction}" if fraction else digits[:-PLACES]
+    return f"-{text}" if q < 0 else text
+
+
 def _fraction(d: Decimal | Fraction | int) -> Fraction:
     if isinstance(d, Decimal) and not d.is_finite():
         raise ValueError(f"a threshold is a finite decimal, got {d}")

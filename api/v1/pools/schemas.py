@@ -1,0 +1,96 @@
+"""JSON Schemas of the /v1 pool detail answers (components of /openapi.json)."""
+from __future__ import annotations
+
+from ...schema import ISO_TIME, RAW_INTEGER, nullable, nullable_ref, obj
+from ..common.prices import REASONS
+from ..common.schemas import DECIMAL, LOWER_ADDRESS
+from ..discovery.schemas import SCHEMAS as DISCOVERY_SCHEMAS
+from .state import CUSTODY_FIELDS, CUSTODY_SOURCE, DEPOSIT_USD
+
+PRICE = {**DECIMAL, "description": "token1 per token0 (or its inverse) in human units, exact from the pool's integer "
+         "state, truncated toward zero at 36 places; null: the state gives no price (an empty side)"}
+
+HOLDING = obj({
+    "token": LOWER_ADDRESS,
+    "symbol": {"type": "string"},
+    "decimals": nullable("integer"),
+    "amountRaw": {**RAW_INTEGER, "description": "the pool's holding of the token in raw units (exact integer); null "
+                  "when not recorded for the snapshot"},
+    "amount": {**DECIMAL, "description": "amountRaw / 10^decimals"},
+    "price": nullable_ref("V1PriceAtBoundary", "the token's accepted price at the snapshot, with its source, time and "
+                          "age; null: see priceReason"),
+    "priceReason": {"type": ["string", "null"], "enum": [*REASONS, None],
+                    "description": "why the leg has no price (null when it has one)"},
+    "valueUsd": {**DECIMAL, "description": "amount x price; null when either is unavailable"},
+}, "One token the pool holds, priced on its own.")
+
+LIQUIDITY_STATE = obj({
+    "snapshotAt": {**ISO_TIME, "description": "the published snapshot the state was read at"},
+    "custody": obj({
+        "source": {"enum": [CUSTODY_SOURCE]},
+        "entity": {"enum": ["Pool"]},
+        "fields": {"type": "array", "items": {"enum": list(CUSTODY_FIELDS)}},
+        "blockNumber": {"type": "integer", "minimum": 0},
+        "blockTimestamp": {"type": ["string", "null"], "format": "date-time", "pattern": ISO_TIME["pattern"]},
+    }, "What the holdings were read from: the indexed Pool entity's reserves at this block."),
+    "holdings": {"type": "array", "minItems": 2, "maxItems": 2, "items": HOLDING, "description": "token0, then token1"},
+    "valueUsd": {**DECIMAL, "description": "the sum of both legs' valueUsd; null unless both are known (never a "
+                 "partial sum)"},
+    "usdComplete": {"type": "boolean", "description": "both legs are valued"},
+    "marginalPrices": obj({
+        "token1PerToken0": PRICE,
+        "token0PerToken1": PRICE,
+        "derivedFrom": {"type": ["string", "null"], "enum": ["sqrtPriceX96", "reserves", None],
+                        "description": "concentrated liquidity: (sqrtPriceX96 / 2^96)^2; V2 volatile: reserve1 / "
+                                       "reserve0; V2 stable: the slope of x^3 y + y^3 x = k at the reserves"},
+    }, "The pool's marginal price both ways: what an infinitesimal trade pays at this state, before fees. An "
+       "indexed observation, not an execution quote."),
+    "sqrtPriceX96": {**RAW_INTEGER, "description": "concentrated liquidity: sqrt(price) x 2^96 (null for V2 pools)"},
+    "tick": nullable("integer", "concentrated liquidity: the current tick (null for V2 pools)"),
+    "activeLiquidityRaw": {**RAW_INTEGER, "description": "concentrated liquidity: the in-range liquidity (raw, not a "
+                           "token amount; null for V2 pools)"},
+}, "The pool's holdings and prices at the published snapshot.")
+
+RANGE = obj({
+    "tickLower": {"type": "integer", "description": "inclusive"},
+    "tickUpper": {"type": "integer", "description": "exclusive"},
+    "widthTicks": {"type": "integer", "minimum": 1, "description": "the actual width: tickUpper - tickLower"},
+    "widthSpacings": {"type": "integer", "minimum": 1, "description": "the width in tick-spacing intervals"},
+    "priceLower": {**PRICE, "description": "token1 per token0 at tickLower (TickMath's sqrt ratio)"},
+    "priceUpper": {**PRICE, "description": "token1 per token0 at tickUpper"},
+    "priceWidthRatio": {**DECIMAL, "description": "priceUpper / priceLower (about 1.0001^widthTicks)"},
+    "currentTick": {"type": "integer"},
+    "inRange": {"type": "boolean", "description": "tickLower <= currentTick < tickUpper"},
+}, "The profile's range around the current tick: minimum, one tick-spacing interval; five-spacing, that interval "
+   "and two on each side; standard, every price within a factor 1.1 of the current one, widened outward to spacing "
+   "multiples. Clamped to the usable ticks.")
+
+SCENARIO = obj({
+    "aprProfile": {"enum": ["minimum", "five-spacing", "standard"]},
+    "basis": {"enum": ["cl-range-deposit", "v2-staked-lp"],
+              "description": "cl-range-deposit: a deposit of depositUsd in the profile's range; v2-staked-lp: the "
+                             "staked LP value (the pool's TVL), whatever the profile"},
+    "depositUsd": {"type": ["string", "null"], "pattern": "^[0-9]+$",
+                   "description": f"concentrated liquidity: the deposit the estimate is sized for ({DEPOSIT_USD} USD)"},
+    "emissionsApr": {**DECIMAL, "description": "the emissions APR of the scenario (a fraction: 0.25 = 25 %), equal to "
+                     "emissionsApr"},
+    "range": {"oneOf": [RANGE, {"type": "null"}], "description": "concentrated liquidity: the profile's range"},
+    "inRangeLiquidityRaw": {**RAW_INTEGER, "description": "concentrated liquidity: the liquidity the deposit joins "
+                            "(the active liquidity, all of it treated as staked)"},
+}, "What emissionsApr estimates. Concentrated liquidity: the liquidity a deposit of depositUsd buys in the range at "
+   "the snapshot's prices dilutes the active liquidity, and its share of the gauge's emissions (this epoch's, at the "
+   "current core-token price, for a year) over depositUsd is the APR; the price is assumed to stay in range all year, "
+   "and all active liquidity is treated as staked (a lower bound where less is). V2: emissions over the staked LP "
+   "value. Fee APR is a separate pool average (feeApr) under every profile. Methodology: "
+   "docs/methodology/cl-emissions-apr.md.")
+
+SCHEMAS = {
+    "V1PoolDetail": obj({
+        **DISCOVERY_SCHEMAS["V1Pool"]["properties"],
+        "snapshotAt": {**ISO_TIME, "description": "the chain's published snapshot every figure was read at"},
+        "blockNumber": {"type": "integer", "minimum": 0, "description": "that snapshot's block"},
+        "emissionsScenario": SCENARIO,
+        "liquidityState": LIQUIDITY_STATE,
+    }, "A pool of one chain at its published snapshot: the fields of its /v1/pools row (the same values), the "
+       "emissions scenario of the selected aprProfile, and its liquidity state."),
+}
