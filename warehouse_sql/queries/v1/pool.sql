@@ -1,8 +1,7 @@
--- /v1/pools/{chainId}/{poolAddress}: the pool's /v1/pools row (v1_pool_rows, migration 052) under
--- any servable curation status, in the requested scope, and its state at the chain's pinned
--- snapshot (pool_snap15m): exact holdings (migration 058), range state (migration 042), reserves.
--- The view selects one curation status by equality (a blocked pool never), so the row is looked
--- for under each servable status; the address is matched exactly (q is a substring search).
+-- /v1/pools/{chainId}/{poolAddress}: the pool's /v1/pools row (v1_pool_rows, migrations 052 and
+-- 059: one pool, any servable curation status), in the requested scope, and its state at the
+-- chain's pinned snapshot (pool_snap15m): exact holdings (migration 058), range state (migration
+-- 042), reserves.
 -- Parameters: chain_ids, snapshot_ats, ends, ok24, ok7, curation, apr_profile, scope_all,
 -- underflow as in pools.sql (one chain); {address:String} lower-case.
 -- No row: the snapshot does not list the pool, the curation blocks it, or it is outside the scope.
@@ -21,34 +20,12 @@ FROM
     FROM v1_pool_rows(
         chain_ids = {chain_ids:Array(UInt32)}, snapshot_ats = {snapshot_ats:Array(DateTime64(3, 'UTC'))},
         ends = {ends:Array(Int64)}, ok24 = {ok24:Array(UInt8)}, ok7 = {ok7:Array(UInt8)},
-        curation = {curation:String}, apr_profile = {apr_profile:String}, status = 'active',
+        curation = {curation:String}, apr_profile = {apr_profile:String}, status = '',
         scope_all = {scope_all:UInt8}, curated = -1, featured = -1, incentivized = -1, live_gauge = -1,
         dynamic_fee = -1, custom_fee = -1, pool_types = [], categories = [], category_all = 0, token_tags = [],
         token_tag_all = 0, min_tvl = [], max_tvl = [], min_fee_apr = [], min_emissions_apr = [], token = '',
-        token_chain = 0, q = '', sort = 'tvl', descending = 1, underflow = {underflow:UInt64})
-    WHERE address = {address:String}
-    UNION ALL
-    SELECT *
-    FROM v1_pool_rows(
-        chain_ids = {chain_ids:Array(UInt32)}, snapshot_ats = {snapshot_ats:Array(DateTime64(3, 'UTC'))},
-        ends = {ends:Array(Int64)}, ok24 = {ok24:Array(UInt8)}, ok7 = {ok7:Array(UInt8)},
-        curation = {curation:String}, apr_profile = {apr_profile:String}, status = 'hidden',
-        scope_all = {scope_all:UInt8}, curated = -1, featured = -1, incentivized = -1, live_gauge = -1,
-        dynamic_fee = -1, custom_fee = -1, pool_types = [], categories = [], category_all = 0, token_tags = [],
-        token_tag_all = 0, min_tvl = [], max_tvl = [], min_fee_apr = [], min_emissions_apr = [], token = '',
-        token_chain = 0, q = '', sort = 'tvl', descending = 1, underflow = {underflow:UInt64})
-    WHERE address = {address:String}
-    UNION ALL
-    SELECT *
-    FROM v1_pool_rows(
-        chain_ids = {chain_ids:Array(UInt32)}, snapshot_ats = {snapshot_ats:Array(DateTime64(3, 'UTC'))},
-        ends = {ends:Array(Int64)}, ok24 = {ok24:Array(UInt8)}, ok7 = {ok7:Array(UInt8)},
-        curation = {curation:String}, apr_profile = {apr_profile:String}, status = 'deprecated',
-        scope_all = {scope_all:UInt8}, curated = -1, featured = -1, incentivized = -1, live_gauge = -1,
-        dynamic_fee = -1, custom_fee = -1, pool_types = [], categories = [], category_all = 0, token_tags = [],
-        token_tag_all = 0, min_tvl = [], max_tvl = [], min_fee_apr = [], min_emissions_apr = [], token = '',
-        token_chain = 0, q = '', sort = 'tvl', descending = 1, underflow = {underflow:UInt64})
-    WHERE address = {address:String}
+        token_chain = 0, q = '', sort = 'tvl', descending = 1, underflow = {underflow:UInt64},
+        address = {address:String})
 ) AS r
 LEFT JOIN
 (

@@ -1,4 +1,4 @@
--- /v1/pools: one page of the pools of v1_pool_rows (migration 052; its parameters are this
+-- /v1/pools: one page of the pools of v1_pool_rows (migrations 052, 059; its parameters are this
 -- file's), after the keyset of the previous page's last row, in the requested order: the sort
 -- value (NULL last in both directions), then TVL descending, then chain ID and address ascending.
 -- Keyset: {after:UInt8} = 0 on the first page; otherwise the last row's k_null, k_num,
@@ -19,7 +19,8 @@ FROM v1_pool_rows(
     min_tvl = {min_tvl:Array(UInt64)}, max_tvl = {max_tvl:Array(UInt64)},
     min_fee_apr = {min_fee_apr:Array(UInt64)}, min_emissions_apr = {min_emissions_apr:Array(UInt64)},
     token = {token:String}, token_chain = {token_chain:UInt32}, q = {q:String},
-    sort = {sort:String}, descending = {descending:UInt8}, underflow = {underflow:UInt64})
+    sort = {sort:String}, descending = {descending:UInt8}, underflow = {underflow:UInt64},
+    address = '')
 WHERE {after:UInt8} = 0
    OR (k_null, k_num) > ({c_null:UInt8}, reinterpretAsFloat64({c_num:UInt64}))
    OR ((k_null, k_num) = ({c_null:UInt8}, reinterpretAsFloat64({c_num:UInt64}))

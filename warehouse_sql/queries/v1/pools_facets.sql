@@ -21,7 +21,8 @@ FROM
         min_tvl = {min_tvl:Array(UInt64)}, max_tvl = {max_tvl:Array(UInt64)},
         min_fee_apr = {min_fee_apr:Array(UInt64)}, min_emissions_apr = {min_emissions_apr:Array(UInt64)},
         token = {token:String}, token_chain = {token_chain:UInt32}, q = {q:String},
-        sort = {sort:String}, descending = {descending:UInt8}, underflow = {underflow:UInt64})
+        sort = {sort:String}, descending = {descending:UInt8}, underflow = {underflow:UInt64},
+        address = '')
 )
 GROUP BY facet, value
 ORDER BY facet, value
