@@ -50,6 +50,8 @@ def runs(*files: str) -> Callable[[Handler], Handler]:
 
 class UndeclaredQuery(RuntimeError):
     """A handler ran a query file its @runs does not list: a defect of the handler, not of the request."""
+
+
 METHODS = [method.strip() for method in ALLOWED_METHODS.split(",")]
 
 

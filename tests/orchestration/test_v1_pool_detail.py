@@ -144,6 +144,8 @@ def test_scope_and_curation_status(api):
     assert refused.status_code == 404 and refused.json()["error"]["code"] == "pool_not_found"
     assert "scope=all" in refused.json()["error"]["message"]
     assert api.get(path + "?scope=all").json()["data"]["curated"] is False
+    mixed = f"/v1/pools/{uncurated['chainId']}/0x{uncurated['address'][2:].upper()}?scope=all"
+    assert api.get(mixed).json()["data"]["address"] == uncurated["address"]  # either case, answered in lower case
     hidden = api.get("/v1/pools?status=hidden&limit=500").json()["data"]["rows"]
     assert hidden, "the session's curation hides a pool"
     for row in hidden:
