@@ -16,6 +16,7 @@ times exactly these files as the route's raw SQL.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Awaitable, Callable
 
 from sanic import Sanic
@@ -97,7 +98,7 @@ class Route:
     # a collection paged by cursor: the body has `pageInfo` (the handler sets ctx.meta["pageInfo"])
     paginated: bool = False
 
-    @property
+    @cached_property  # read on every query a request runs
     def sql(self) -> tuple[str, ...]:
         """The query files its handler runs (its @runs), in order; empty for one that reads no warehouse."""
         return tuple(f.replace(ROUTE_NAME, self.name) for f in getattr(self.handler, "sql", ()))

@@ -52,10 +52,7 @@ def decimal_text(x: float | None) -> str | None:
     t = ((-n if n < 0 else n) * _SCALE) >> (d.bit_length() - 1)
     if not t:
         return None  # 0 < |x| < 10**-36: unavailable, not "0"
-    digits = f"{t:037d}"
-    fraction = digits[-PLACES:].rstrip("0")
-    text = f"{digits[:-PLACES]}.{fraction}" if fraction else digits[:-PLACES]
-    return f"-{text}" if n < 0 else text
+    return _scaled_text(t, n < 0)
 
 
 def fraction_text(q: Fraction | int | None) -> str | None:
@@ -67,10 +64,15 @@ def fraction_text(q: Fraction | int | None) -> str | None:
     t = abs(q.numerator) * _SCALE // q.denominator
     if not t and q:
         return None
+    return _scaled_text(t, q < 0)
+
+
+def _scaled_text(t: int, negative: bool) -> str:
+    """The plain decimal text of t / 10**36 (t >= 0), its sign, no trailing fraction zeros."""
     digits = f"{t:037d}"
     fraction = digits[-PLACES:].rstrip("0")
     text = f"{digits[:-PLACES]}.{fraction}" if fraction else digits[:-PLACES]
-    return f"-{text}" if q < 0 else text
+    return f"-{text}" if negative else text
 
 
 def _fraction(d: Decimal | Fraction | int) -> Fraction:

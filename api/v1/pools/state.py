@@ -26,7 +26,9 @@ def _int(text: str | None) -> int | None:
     return None if text is None else int(text)
 
 
-def _leg(row: dict[str, Any], side: str, raw: int | None, priced: PriceAt, max_age: int) -> dict[str, Any]:
+def _leg(row: dict[str, Any], side: str, raw: int | None, priced: PriceAt,
+         max_age: int) -> tuple[dict[str, Any], Fraction | None]:
+    """The served leg and its exact USD value (None: unavailable)."""
     decimals = row[f"{side}_decimals"]
     amount = None if raw is None or decimals is None else Fraction(raw, 10**decimals)
     observation, reason = priced.current(max_age)
@@ -41,8 +43,7 @@ def _leg(row: dict[str, Any], side: str, raw: int | None, priced: PriceAt, max_a
         "price": observation,
         "priceReason": reason,
         "valueUsd": fraction_text(value),
-        "_value": value,
-    }
+    }, value
 
 
 def marginal_prices(row: dict[str, Any], raw0: int | None, raw1: int | None) -> dict[str, Any]:
@@ -64,8 +65,9 @@ def marginal_prices(row: dict[str, Any], raw0: int | None, raw1: int | None) -> 
 
 def liquidity_state(row: dict[str, Any], legs: list[PriceAt], max_age: int, snapshot: Any) -> dict[str, Any]:
     raw0, raw1 = _int(row["reserve0_raw"]), _int(row["reserve1_raw"])
-    holdings = [_leg(row, "token0", raw0, legs[0], max_age), _leg(row, "token1", raw1, legs[1], max_age)]
-    values = [h.pop("_value") for h in holdings]
+    (leg0, value0), (leg1, value1) = (_leg(row, "token0", raw0, legs[0], max_age),
+                                      _leg(row, "token1", raw1, legs[1], max_age))
+    holdings, values = [leg0, leg1], [value0, value1]
     complete = all(v is not None for v in values)
     return {
         "snapshotAt": snapshot.at_iso,
