@@ -33,6 +33,7 @@ log = logging.getLogger("devnet")
 
 LIQUIDITY_EVENT_PROB = {"v2-volatile": 0.03, "v2-stable": 0.03, "cl": 0.05}
 MAX_SWAP_TVL_SHARE = 0.03
+SIDE_EVERY_HOURS = 2  # a CL pool mints or burns its side position every this many hours
 
 
 def diurnal(hour_ts: int) -> float:
@@ -239,6 +240,8 @@ class ChainSim:
         """Apply one pool's events of the hour and close its hour row; returns (volume, fees) USD."""
         vol = fees = 0.0
         txc = 0
+        if pool.is_cl and pool.created_ts < h and (h // HOUR + pool.idx) % SIDE_EVERY_HOURS == 0:
+            txc += pool.toggle_side(h)  # tick tables change between snapshots, far from the price too
         for ts, kind, size, uu, extra in events:
             if ts < pool.created_ts or (ts == pool.created_ts and kind == 1):
                 continue
@@ -546,6 +549,22 @@ class ChainSim:
     def vault_users(self, block: int | None = None) -> dict:
         ts, block = self._truth_ts(block)
         return {"chainId": self.chain_id, "block": block, "timestamp": ts, "users": self.vaults.users_at(ts)}
+
+    def ticks_truth(self, pool: str, block: int | None = None) -> dict:
+        """Ground truth: a CL pool's initialized ticks at a block, with the state slot0() and
+        liquidity() answer there (big integers as decimal strings). LookupError: an unknown or v2
+        pool, or one not created yet at the block; ValueError: a block above the head."""
+        ts, block = self._truth_ts(block)
+        p = self.pool_by_id.get(pool.lower())
+        if p is None or not p.is_cl:
+            raise LookupError(f"{pool.lower()} is not a CL pool of chain {self.chain_id}")
+        st = p.state_at(ts)
+        if st is None:
+            raise LookupError(f"pool {p.id} does not exist at block {block}")
+        return {"pool": p.id, "block": block, "timestamp": ts, "tick": st.tick,
+                "sqrtPriceX96": str(st.sqrt_price), "liquidity": str(st.liquidity),
+                "ticks": [{"tick": t, "liquidityNet": str(net), "liquidityGross": str(gross)}
+                          for t, net, gross in p.ticks_at(ts)]}
 
     def _truth_ts(self, block: int | None) -> tuple[int, int]:
         head = self.head()

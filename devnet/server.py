@@ -11,6 +11,7 @@ import json
 import logging
 import math
 import os
+import re
 import socket
 import threading
 import time
@@ -48,6 +49,9 @@ SUBGRAPH_ONLY_MODES = ("revise_prices",)
 # "vaults": calls to one vault (and its strategy), or every vault, revert ("error") or the RPC
 # requests touching them are delayed ("slow"); not part of target "all"
 VAULT_TARGET = "vaults"
+
+
+_ADDRESS = re.compile(r"0[xX][0-9a-fA-F]{40}")
 
 
 def _positive_number(value: Any) -> bool:
@@ -350,6 +354,22 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
         try:
             block = _int_arg(request, "block")
             return _json(rt.sim.state_at_block(block))
+        except ValueError as exc:
+            return _json({"error": str(exc)}, 400)
+
+    @app.get("/chains/<chain_id:int>/truth/ticks")
+    async def truth_ticks(request: Request, chain_id: int):
+        rt = runtime(chain_id)
+        if rt is None:
+            return unknown(chain_id)
+        pool = request.args.get("pool") or ""
+        if not _ADDRESS.fullmatch(pool):
+            return _json({"error": "pool must be a 0x address (40 hex digits)"}, 400)
+        try:
+            block = _int_arg(request, "block")
+            return _json(rt.sim.ticks_truth(pool, block))
+        except LookupError as exc:
+            return _json({"error": str(exc)}, 404)
         except ValueError as exc:
             return _json({"error": str(exc)}, 400)
 

@@ -10,7 +10,7 @@ from devnet.addresses import label_address
 
 MULTICALL3 = "0xcA11bde05977b3631167028862bE2a173976CA11"  # the same address on every EVM chain
 CORE_CONTRACTS = ("voter", "minter", "votingEscrow", "coreToken", "rewardsDistributor", "v2Factory", "router")
-CL_CONTRACTS = ("clFactory", "dynamicFeeModule")
+CL_CONTRACTS = ("clFactory", "dynamicFeeModule", "tickLens")
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ class Deployment:
 def labelled_deployment(chain_id: int, name: str, network: str, block_time: int, native_symbol: str,
                         cl: bool) -> Deployment:
     """A deployment whose contracts (and foundation wallet) sit at keccak("devnet:<chain>:<name>");
-    the CL factory and the dynamic fee module only where the chain has CL pools."""
+    the CL factory, the dynamic fee module and the tick lens only where the chain has CL pools."""
     names = CORE_CONTRACTS + (CL_CONTRACTS if cl else ())
     contracts = {n: label_address(chain_id, n) for n in names}
     contracts["multicall3"] = MULTICALL3

@@ -172,6 +172,26 @@ def price_to_sqrt_x96(price_raw: float) -> int:
     return int(math.sqrt(price_raw) * Q96)
 
 
+def max_liquidity_per_tick(tick_spacing: int) -> int:
+    """Tick.tickSpacingToMaxLiquidityPerTick: the most liquidityGross one tick may hold."""
+    ticks = 2 * (MAX_TICK // tick_spacing) + 1
+    return ((1 << 128) - 1) // ticks
+
+
+def tick_table(positions) -> tuple[tuple[int, int, int], ...]:
+    """The initialized ticks of positions (lower, upper, liquidity): (tick, liquidityNet,
+    liquidityGross) sorted by tick, as `CLPool.mint` of each position leaves them."""
+    table: dict[int, list[int]] = {}  # tick -> [liquidityNet, liquidityGross]
+    for lower, upper, liquidity in positions:
+        lo = table.setdefault(lower, [0, 0])
+        lo[0] += liquidity
+        lo[1] += liquidity
+        hi = table.setdefault(upper, [0, 0])
+        hi[0] -= liquidity
+        hi[1] += liquidity
+    return tuple((t, net, gross) for t, (net, gross) in sorted(table.items()) if gross)
+
+
 class CLPool:
     """Live state of one concentrated-liquidity pool: price, active liquidity, initialized ticks."""
 

@@ -6,6 +6,7 @@ bit-identical (tests/devnet pins its fingerprint). Change nothing here but the h
 """
 from __future__ import annotations
 
+from devnet.addresses import label_address
 from devnet.specs import MULTICALL3, NARROW, STABLE_CL, ChainParams, Deployment, PoolSpec, TokenSpec, VaultSpec, cl_pool
 
 PARAMS = ChainParams(
@@ -79,6 +80,7 @@ DEPLOYMENT = Deployment(
         "clFactory": "0xfcDDAaB484d0efDc36acdEc8CE8f9675fFB5cb32",
         "dynamicFeeModule": "0x176C9FfF62C96fA4502D1840216c6F8601Aadab0",
         "router": "0xAdA129ed0F0EBeAE0D06A56eBc1cd87BF119C613",
+        "tickLens": label_address(56, "tickLens"),  # added later, a labelled address like other chains'
         "multicall3": MULTICALL3,
     },
     foundation_wallet="0x056c82FbB6e4DC3EF8f6424387ca4c2ad0E801B3",

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 
 from eth_utils import to_checksum_address
 
@@ -497,6 +497,23 @@ class DynamicFeeModule(Contract):
         return self._pool(ctx, pool).default_fee
 
 
+class TickLens(Contract):
+    """Uniswap's TickLens shape, paged by tick: a CL pool's initialized ticks as of the block."""
+
+    @method("getPopulatedTicks(address,int24,uint256)", "(int24,int128,uint128)[]")
+    def get_populated_ticks(self, ctx, pool, start_tick, max_count):
+        """The ticks t >= startTick in ascending order, at most maxCount, each as (tick,
+        liquidityNet, liquidityGross); reverts for a non-CL address or a pool not created yet."""
+        p = self.sim.pool_by_id.get(pool.lower())
+        if p is None or not p.is_cl:
+            raise Revert("TickLens: not a CL pool")
+        if p.state_at(ctx.ts) is None:
+            raise Revert("TickLens: pool not created")
+        ticks = p.ticks_at(ctx.ts)
+        i = bisect_left(ticks, (start_tick,))
+        return ticks[i:i + max_count]
+
+
 class Factory(Contract):
     def __init__(self, sim, address, cl: bool):
         super().__init__(sim, address, sim.genesis_ts)
@@ -648,6 +665,8 @@ def build_registry(sim) -> dict[str, Contract]:
         add(Factory(sim, c["clFactory"], True))
     if "dynamicFeeModule" in c:
         add(DynamicFeeModule(sim, c["dynamicFeeModule"], g0))
+    if "tickLens" in c:
+        add(TickLens(sim, c["tickLens"], g0))
     add(Multicall3(sim, to_checksum_address(c["multicall3"]), 0))
     for key in ("router", "rewardsDistributor"):
         if key in c:

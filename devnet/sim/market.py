@@ -95,11 +95,14 @@ class PoolSim:
         fee = spec.custom_fee if self.is_custom else (spec.dynamic_fee[0] if self.is_dynamic else spec.fee)
         self.fee = fee
         self.amm: V2Pool | CLPool | None = None
-        self.positions: list[list[int]] = []  # CL: [lower, upper, liquidity]
+        # CL: [lower, upper, liquidity, half width (-1 full range, -2 side position)]
+        self.positions: list[list[int]] = []
         # CL: the positions after every change, so the full tick table can be rebuilt at any
         # time (exact swap quotes in the past: the vault zapper); recording draws no randomness
         self.pos_ts: list[int] = []
         self.pos_snap: list[tuple[tuple[int, int, int], ...]] = []
+        self._ticks_cache: dict[int, tuple[tuple[int, int, int], ...]] = {}  # pos_snap index -> ticks
+        self.side_mints = 0
         # streams: state after each event (creation, swap, mint, burn)
         self.ev_ts: list[int] = []
         self.ev_state: list[tuple] = []  # (r0, r1, sqrtP, L, tick, cumVol, cumFees, txCount)
@@ -365,6 +368,38 @@ class PoolSim:
         self._snap_positions(ts)
         return 2
 
+    def toggle_side(self, ts: int) -> int:
+        """Burn the side position (pos[3] = -2, never re-centred) if any, else mint one, by turns far
+        above the price or on the lowest ticks: ~2% of TVL, at most maxLiquidityPerTick. Draws no
+        randomness (the model calls it on a fixed schedule). Tx count."""
+        amm, sp = self.amm, self.tick_spacing
+        p0 = self.prices.price(self.token0.idx, ts)
+        p1 = self.prices.price(self.token1.idx, ts)
+        side = next((p for p in self.positions if p[3] == -2), None)
+        if side is not None:
+            b0, b1 = amm.burn(side[0], side[1], side[2])
+            d0, d1 = -b0, -b1
+            self.positions.remove(side)
+        else:
+            lo_end, hi_end = amm.min_tick(), amm.max_tick()
+            self.side_mints += 1
+            if self.side_mints % 2:
+                base = (amm.tick // sp) * sp
+                lo, hi = min(base + 400 * sp, hi_end - 20 * sp), min(base + 420 * sp, hi_end)
+            else:
+                lo, hi = lo_end, lo_end + 10 * sp
+            room = clmath.max_liquidity_per_tick(sp) - max(amm.ticks.get(t, (0,))[0] for t in (lo, hi))
+            liq = min(self._liquidity_for_usd(lo, hi, 0.02 * self.spec.tvl_usd, p0, p1), room)
+            if liq <= 0:
+                return 0
+            d0, d1 = amm.mint(lo, hi, liq)
+            self.positions.append([lo, hi, liq, -2])
+        self.reserve0 += d0
+        self.reserve1 += d1
+        self._record(ts)
+        self._snap_positions(ts)
+        return 1
+
     def _snap_positions(self, ts: int) -> None:
         self.pos_ts.append(ts)
         self.pos_snap.append(tuple((p[0], p[1], p[2]) for p in self.positions))
@@ -385,6 +420,18 @@ class PoolSim:
         # tick = boundary - 1, which get_tick_at_sqrt_ratio would not give back)
         amm.tick, amm.liquidity = st.tick, st.liquidity
         return amm
+
+    def ticks_at(self, ts: int) -> tuple[tuple[int, int, int], ...]:
+        """CL: the initialized ticks as of ts, (tick, liquidityNet, liquidityGross) by tick."""
+        i = bisect_right(self.pos_ts, ts) - 1
+        if i < 0:
+            return ()
+        ticks = self._ticks_cache.get(i)
+        if ticks is None:
+            if len(self._ticks_cache) >= 64:
+                self._ticks_cache.clear()
+            ticks = self._ticks_cache[i] = clmath.tick_table(self.pos_snap[i])
+        return ticks
 
     def close_hour(self, hour_ts: int, close_ts: int, vol: float, fees: float, txc: int) -> None:
         """Store the aggregate row of the hour [hour_ts, hour_ts+3600)."""
