@@ -14,6 +14,7 @@ from ..core.chains import ChainConfig
 from .governance_snapshots import write_foundation, write_gauges, write_kpis, write_ve
 from .market_snapshots import write_core_token, write_pools, write_protocol, write_tokens
 from .snapshot_step import SnapshotStep
+from .tick_snapshots import write_ticks
 from .vault_snapshots import write_vaults
 
 
@@ -51,11 +52,19 @@ VAULTS = SnapshotAsset("vault_snapshots", ("vault_snap15m",),
                        "Every configured vault at each snapshot block: totals, supply, prices, TVL, share price, "
                        "calm, pauses and the CL range, read through Multicall3 (vault_snap15m).", write_vaults)
 
-SNAPSHOT_ASSETS: tuple[SnapshotAsset, ...] = (TOKENS, POOLS, PROTOCOL, VE, GAUGES, FOUNDATION, KPIS, CORE_TOKEN, VAULTS)
+TICKS = SnapshotAsset("tick_snapshots", ("pool_tick_sets", "pool_tick_snap15m"),
+                      "Every concentrated-liquidity pool's initialized ticks at each snapshot block, read through "
+                      "the tick lens with slot0() and liquidity() and verified: each distinct table once "
+                      "(pool_tick_sets), a marker per pool and snapshot (pool_tick_snap15m).", write_ticks)
+
+SNAPSHOT_ASSETS: tuple[SnapshotAsset, ...] = (TOKENS, POOLS, PROTOCOL, VE, GAUGES, FOUNDATION, KPIS, CORE_TOKEN, VAULTS,
+                                              TICKS)
 SNAPSHOT_ASSET_NAMES = tuple(a.name for a in SNAPSHOT_ASSETS)
 
 
 def snapshot_assets_for(chain: ChainConfig) -> tuple[SnapshotAsset, ...]:
-    """The snapshot assets a chain has: vault snapshots only where it supports and configures vaults."""
-    return tuple(a for a in SNAPSHOT_ASSETS if a is not VAULTS or chain.has_vaults)
+    """The snapshot assets a chain has: vault snapshots only where it supports and configures vaults,
+    tick snapshots only where it has concentrated-liquidity pools."""
+    return tuple(a for a in SNAPSHOT_ASSETS
+                 if (a is not VAULTS or chain.has_vaults) and (a is not TICKS or chain.supports("clPools")))
 PUBLICATION = "snapshot_publication"  # the last asset of a snapshot run: marks its snapshots successful

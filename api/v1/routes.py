@@ -16,7 +16,7 @@ from .protocol import routes as protocol
 from .reference import routes as reference
 from .tokens import routes as tokens
 
-CONTRACT_VERSION = "0.3.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail (additive)
+CONTRACT_VERSION = "0.4.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail; 0.4.0: pool ticks (additive)
 DOMAINS = (reference, protocol, curation, discovery, pools, tokens)  # in the contract's order
 ROUTES: tuple[Route, ...] = tuple(route for domain in DOMAINS for route in domain.ROUTES)
 
@@ -81,7 +81,8 @@ FAMILY = Family(
     tags={
         "curation": "The reviewed curation publication: its categories and token lists.",
         "discovery": "Pools and tokens across chains: filters, sorts, facets and signed cursors.",
-        "pools": "One pool's detail: its discovery figures, emissions scenario and liquidity state.",
+        "pools": "One pool's detail (its discovery figures, emissions scenario and liquidity state) and its "
+                 "initialized ticks.",
         "protocol": "Protocol totals per chain and in total: now, history, daily, trailing windows, volume.",
         "reference": "Chains, deployments and health: where to start.",
         "tokens": "One token's detail, prices, trailing windows, price changes and price history.",

@@ -61,3 +61,20 @@ def test_a_pool_detail_through_the_generated_client(served):
     model = operation(package, "pools", "pool").sync(row["chainId"], row["address"], client=client)
     assert type(model).__module__.startswith("v1_client.models.")
     assert as_sent(model.to_dict()) == body(url + f"/v1/pools/{row['chainId']}/{row['address']}")
+
+
+def test_a_ticks_traversal_through_the_generated_client(served):
+    """A CL pool's ticks in pages of 1 by nextCursor through the client equal its unpaged ticks."""
+    package, client, url = served
+    row = body(url + "/v1/pools?limit=500&poolTypes=cl")["data"]["rows"][0]
+    ticks = operation(package, "pools", "pool_ticks")
+    whole = ticks.sync(row["chainId"], row["address"], client=client, limit=500)
+    assert as_sent(whole.to_dict()) == body(url + f"/v1/pools/{row['chainId']}/{row['address']}/ticks?limit=500")
+    seen, cursor = [], None
+    while True:
+        page = ticks.sync(row["chainId"], row["address"], client=client, limit=1, **({"cursor": cursor} if cursor else {}))
+        seen += [t.to_dict() for t in page.data.ticks]
+        cursor = page.page_info.next_cursor
+        if not page.page_info.has_next_page:
+            break
+    assert seen == [t.to_dict() for t in whole.data.ticks] and len(seen) == whole.data.invariants.tick_count

@@ -6,7 +6,9 @@ from ...routes import ErrorDoc, Route
 from ...schema import ref
 from ...validation import Param
 from . import handlers as pools
+from . import ticks
 from .schemas import SCHEMAS
+from ...cursors import CURSOR_EXPIRED, MAX_CURSOR_CHARS
 from ..common.params import CHAIN_UNAVAILABLE_DOC, CURATION_TEXT, MARKET_SECONDS, PATH_CHAIN_ID
 
 __all__ = ["ROUTES", "SCHEMAS"]
@@ -22,6 +24,28 @@ APR_PROFILE = Param("aprProfile", "enum", "Concentrated-liquidity emissions pres
 POOL_NOT_FOUND_DOC = ErrorDoc(404, pools.POOL_NOT_FOUND, "The chain's published snapshot does not list the pool in "
                               "the requested scope, or the curation blocks it.")
 
+TICK_PAGE, TICK_PAGE_MAX = 200, 500
+TICK_PARAMS = (
+    PATH_CHAIN_ID, POOL_ADDRESS, SCOPE,
+    Param("limit", "integer", "Boundaries per page", default=TICK_PAGE, minimum=1, maximum=TICK_PAGE_MAX),
+    Param("cursor", "string", "pageInfo.nextCursor of the previous page, the other parameters unchanged (limit may "
+          "change); bound to them, the first page's snapshot and the curation publication; valid 24 hours",
+          max_length=MAX_CURSOR_CHARS),
+    Param("tickLower", "integer", "Inclusive lower bound (default: the full range)", default=-887272, minimum=-887272,
+          maximum=887272),
+    Param("tickUpper", "integer", "Exclusive upper bound (default: the full range)", default=887273, minimum=-887271,
+          maximum=887273),
+)
+TICK_ERRORS = (
+    CHAIN_UNAVAILABLE_DOC, POOL_NOT_FOUND_DOC,
+    ErrorDoc(400, ticks.INVALID_TICK_RANGE, "tickLower is not below tickUpper."),
+    ErrorDoc(400, ticks.NOT_CONCENTRATED, "The pool is a V2 pool: it has reserves, not ticks."),
+    ErrorDoc(503, ticks.NOT_MATERIALIZED, "The chain's published snapshot has no tick table for the pool (captured "
+             "before tick capture existed, or the capture could not read it); a later snapshot will."),
+    ErrorDoc(400, CURSOR_EXPIRED, "The cursor is older than 24 hours, was issued by an earlier release, or the curation "
+             "publication changed: restart the traversal without it."),
+)
+
 ROUTES = (
     Route("/pools/{chainId}/{poolAddress}", "pool", pools.pool, "One pool", ref("V1PoolDetail"),
           params=(PATH_CHAIN_ID, POOL_ADDRESS, SCOPE, APR_PROFILE), cache_seconds=MARKET_SECONDS, snapshot=True,
@@ -35,4 +59,19 @@ ROUTES = (
                       "on its own (a leg without a price leaves the USD total null, never a partial sum), what they "
                       "were read from at which block, and the marginal price both ways. Raw liquidity is not a token "
                       "amount. Indexed observations are not live execution quotes." + CURATION_TEXT),
+    Route("/pools/{chainId}/{poolAddress}/ticks", "pool_ticks", ticks.page, "A pool's initialized ticks",
+          ref("V1PoolTicks"), params=TICK_PARAMS, cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True,
+          feature="clPools", curation=True, paginated=True, tags=("pools",), errors=TICK_ERRORS,
+          description="The initialized boundaries of a concentrated-liquidity pool at its chain's published snapshot, "
+                      "ascending by signed tick within [tickLower, tickUpper). Each carries liquidityNet and "
+                      "liquidityAfterRaw, the active liquidity just right of it; the answer carries the liquidity left "
+                      "of the range and of the page, and the invariants verified when the table was captured (whole "
+                      "table read at one block with slot0() and liquidity(); liquidityNet sums to 0; the running "
+                      "liquidity at the current tick equals the active liquidity; it is never negative): `complete` "
+                      "says they held. Follow pageInfo.nextCursor with the other parameters unchanged: every page reads "
+                      "the first page's snapshot, even after newer publications. A verified empty set is 200 with no "
+                      "ticks; a V2 pool is 400 `pool_not_concentrated_liquidity`; a chain without concentrated "
+                      "liquidity 404 `feature_unsupported`; a snapshot without a tick table 503 "
+                      "`ticks_not_materialized`. Raw liquidity is not a token amount, TVL, a quote or a position. "
+                      "Indexed observations are not live execution quotes." + CURATION_TEXT),
 )

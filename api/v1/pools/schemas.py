@@ -84,7 +84,54 @@ SCENARIO = obj({
    "value. Fee APR is a separate pool average (feeApr) under every profile. Methodology: "
    "docs/methodology/cl-emissions-apr.md.")
 
+SIGNED_RAW = {"type": "string", "pattern": "^-?[0-9]+$"}
+RAW_LIQUIDITY = ("Raw liquidity (an exact integer string) is the pool's L between two boundaries: not a token amount, "
+                 "TVL, a quote or a position.")
+
+TICK = obj({
+    "tick": {"type": "integer", "minimum": -887272, "maximum": 887272},
+    "liquidityNet": {**SIGNED_RAW, "description": "the liquidity added when the price crosses this boundary left to "
+                     "right (removed right to left); exact signed integer"},
+    "liquidityGross": {"type": "string", "pattern": "^[0-9]+$",
+                       "description": "the liquidity of every position with this boundary, either end"},
+    "liquidityAfterRaw": {**SIGNED_RAW, "description": "the active liquidity just right of this boundary: the running "
+                          "sum of liquidityNet from the left end of the table through this tick (never negative in a "
+                          "complete table)"},
+}, "An initialized boundary.")
+
+TICKS = obj({
+    "chainId": {"type": "integer"},
+    "address": LOWER_ADDRESS,
+    "snapshotAt": {**ISO_TIME, "description": "the published snapshot every page of the traversal reads (the first "
+                   "page's)"},
+    "blockNumber": {"type": "integer", "minimum": 0, "description": "the block the table, slot0() and liquidity() "
+                    "were read at"},
+    "tickLower": {"type": "integer", "description": "inclusive bound of the request"},
+    "tickUpper": {"type": "integer", "description": "exclusive bound of the request"},
+    "currentTick": {"type": "integer", "description": "slot0().tick at the block"},
+    "activeLiquidityRaw": {"type": "string", "pattern": "^[0-9]+$", "description": "liquidity() at the block: the "
+                           "liquidity in range at the current tick"},
+    "liquidityBeforeRangeRaw": {**SIGNED_RAW, "description": "the active liquidity left of tickLower (the sum of "
+                                "liquidityNet below it)"},
+    "liquidityBeforePageRaw": {**SIGNED_RAW, "description": "the active liquidity left of this page's first boundary "
+                               "(liquidityBeforeRangeRaw on the first page)"},
+    "complete": {"type": "boolean", "description": "the whole table was read at one block and every invariant held "
+                 "(invariants.holds): a client can trust every boundary; false: served as read, with the problem"},
+    "invariants": obj({
+        "tickCount": {"type": "integer", "minimum": 0, "description": "initialized ticks in the whole table"},
+        "liquidityNetSum": {**SIGNED_RAW, "description": "the sum of liquidityNet over the whole table: 0"},
+        "liquidityAtCurrentTickRaw": {**SIGNED_RAW, "description": "the running liquidity at currentTick (the sum "
+                                      "over ticks <= currentTick): equals activeLiquidityRaw"},
+        "minimumRunningLiquidityRaw": {**SIGNED_RAW, "description": "the lowest running liquidity over the table: "
+                                       "not negative"},
+        "holds": {"type": "boolean", "description": "all three held at capture (equals complete)"},
+        "problem": {"type": ["string", "null"], "description": "which did not hold; null when all did"},
+    }, "What a client can check without a second request, verified when the table was captured."),
+    "ticks": {"type": "array", "items": TICK, "description": "ascending by signed tick"},
+}, "A page of a concentrated-liquidity pool's initialized ticks at its chain's published snapshot. " + RAW_LIQUIDITY)
+
 SCHEMAS = {
+    "V1PoolTicks": TICKS,
     "V1PoolDetail": obj({
         **DISCOVERY_SCHEMAS["V1Pool"]["properties"],
         "snapshotAt": {**ISO_TIME, "description": "the chain's published snapshot every figure was read at"},
