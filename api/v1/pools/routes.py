@@ -7,9 +7,10 @@ from ...schema import ref
 from ...validation import Param
 from . import handlers as pools
 from . import ticks
+from .trailing import trailing
 from .schemas import SCHEMAS
 from ...cursors import CURSOR_EXPIRED, MAX_CURSOR_CHARS
-from ..common.params import CHAIN_UNAVAILABLE_DOC, CURATION_TEXT, MARKET_SECONDS, PATH_CHAIN_ID
+from ..common.params import CHAIN_UNAVAILABLE_DOC, CURATION_TEXT, MARKET_SECONDS, PATH_CHAIN_ID, windows_param
 
 __all__ = ["ROUTES", "SCHEMAS"]
 
@@ -74,4 +75,13 @@ ROUTES = (
                       "liquidity 404 `feature_unsupported`; a snapshot without a tick table 503 "
                       "`ticks_not_materialized`. Raw liquidity is not a token amount, TVL, a quote or a position. "
                       "Indexed observations are not live execution quotes." + CURATION_TEXT),
+    Route("/pools/{chainId}/{poolAddress}/trailing", "pool_trailing", trailing, "A pool's trailing windows",
+          ref("V1PoolTrailing"), params=(PATH_CHAIN_ID, POOL_ADDRESS, SCOPE, windows_param("24h,7d,30d")),
+          cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True, feature="pools", curation=True,
+          tags=("pools",), errors=(CHAIN_UNAVAILABLE_DOC, POOL_NOT_FOUND_DOC),
+          description="The pool's volume and fees over each requested trailing window, ending at its chain's anchor "
+                      "(the end of the latest hourly bucket completed by the published snapshot), with the evidence of "
+                      "a /v1/pools row's flowWindows: with every hourly bucket of the window indexed, the sum of the "
+                      "pool's buckets (zero where it did not trade or did not exist yet); otherwise null, never a "
+                      "partial sum. The 24h and 7d windows equal the pool's /v1/pools row." + CURATION_TEXT),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ...schema import ISO_TIME, RAW_INTEGER, nullable, nullable_ref, obj
 from ..common.prices import REASONS
 from ..common.schemas import DECIMAL, LOWER_ADDRESS
-from ..discovery.schemas import SCHEMAS as DISCOVERY_SCHEMAS
+from ..discovery.schemas import FLOW_WINDOW, SCHEMAS as DISCOVERY_SCHEMAS
 from .state import CUSTODY_FIELDS, CUSTODY_SOURCE, DEPOSIT_USD
 
 PRICE = {**DECIMAL, "description": "token1 per token0 (or its inverse) in human units, exact from the pool's integer "
@@ -130,7 +130,20 @@ TICKS = obj({
     "ticks": {"type": "array", "items": TICK, "description": "ascending by signed tick"},
 }, "A page of a concentrated-liquidity pool's initialized ticks at its chain's published snapshot. " + RAW_LIQUIDITY)
 
+TRAILING = obj({
+    "chainId": {"type": "integer"},
+    "address": LOWER_ADDRESS,
+    "snapshotAt": {**ISO_TIME, "description": "the chain's published snapshot the windows end by"},
+    "windows": {"type": "array", "items": obj({
+        **FLOW_WINDOW["properties"],
+        "volumeUsd": {**DECIMAL, "description": "the pool's volume over the window (USD at each swap); null when the "
+                      "window's evidence is unavailable, never a partial sum"},
+        "feesUsd": {**DECIMAL, "description": "the pool's trading fees over the window; null as volumeUsd"},
+    }, "One window: the pool's hourly buckets in [from, toExclusive), and whether all of them are indexed.")},
+}, "A pool's volume and fees over trailing windows ending at its chain's latest completed hourly bucket.")
+
 SCHEMAS = {
+    "V1PoolTrailing": TRAILING,
     "V1PoolTicks": TICKS,
     "V1PoolDetail": obj({
         **DISCOVERY_SCHEMAS["V1Pool"]["properties"],

@@ -1,8 +1,7 @@
 -- /v1/pools/{chainId}/{poolAddress}/ticks: one page of a pool's initialized ticks at the chain's
 -- pinned snapshot (ADR 0014). One row when the snapshot lists the pool, none otherwise:
---   its type and whether it is servable in the scope under the curation (the rule of
---   v1_pool_rows: a blocked pool, or one holding a blocked token, never; scope curated: curated
---   pools only);
+--   its type and whether it is servable in the scope under the curation (v1_pool_identity,
+--   migration 062);
 --   the snapshot's tick marker (pool_tick_snap15m; materialized = 0 without one) with the
 --   invariants verified at capture;
 --   before_range: the sum of liquidityNet below {tick_lower} (the active liquidity left of the
@@ -32,10 +31,7 @@ table AS
 )
 SELECT
     p.pool_type                                                      AS pool_type,
-    toBool(e.address != '' AND e.curated)                            AS curated,
-    (if(curated, e.status, 'active') != 'blocked'
-        AND NOT ((c0.address != '' AND c0.status = 'blocked') OR (c1.address != '' AND c1.status = 'blocked'))
-        AND ({scope_all:UInt8} = 1 OR curated))                      AS servable,
+    p.servable                                                       AS servable,
     m.pool_address != ''                                             AS materialized,
     m.block_number                                                   AS tick_block,
     m.tick_count                                                     AS tick_count,
@@ -51,28 +47,6 @@ SELECT
     (SELECT groupArray((tick, toString(liquidity_net), toString(liquidity_gross)))
      FROM (SELECT * FROM table WHERE tick >= {start:Int32} AND tick < {tick_upper:Int32}
            ORDER BY tick LIMIT {take:UInt32}))                       AS page
-FROM
-(
-    SELECT pool_address, pool_type, token0_address, token1_address
-    FROM pool_snap15m FINAL
-    WHERE chain_id = {chain_id:UInt32}
-      AND snapshot_at = {snapshot_at:DateTime64(3, 'UTC')}
-      AND pool_address = {address:String}
-    LIMIT 1
-) AS p
-LEFT JOIN marker AS m ON m.pool_address = p.pool_address
-LEFT JOIN
-(
-    SELECT address, curated, status FROM curation_entities FINAL
-    WHERE digest = {curation:String} AND kind = 'pool' AND chain_id = {chain_id:UInt32} AND address = {address:String}
-) AS e ON e.address = p.pool_address
-LEFT JOIN
-(
-    SELECT address, status FROM curation_entities FINAL
-    WHERE digest = {curation:String} AND kind = 'token' AND chain_id = {chain_id:UInt32}
-) AS c0 ON c0.address = p.token0_address
-LEFT JOIN
-(
-    SELECT address, status FROM curation_entities FINAL
-    WHERE digest = {curation:String} AND kind = 'token' AND chain_id = {chain_id:UInt32}
-) AS c1 ON c1.address = p.token1_address
+FROM v1_pool_identity(chain_id = {chain_id:UInt32}, snapshot_at = {snapshot_at:DateTime64(3, 'UTC')},
+                      address = {address:String}, curation = {curation:String}, scope_all = {scope_all:UInt8}) AS p
+LEFT JOIN marker AS m ON m.pool_address = p.address
