@@ -64,7 +64,7 @@ SNAPSHOT_ASSET_NAMES = tuple(a.name for a in SNAPSHOT_ASSETS)
 
 def snapshot_assets_for(chain: ChainConfig) -> tuple[SnapshotAsset, ...]:
     """The snapshot assets a chain has: vault snapshots only where it supports and configures vaults,
-    tick snapshots only where it has concentrated-liquidity pools."""
+    tick snapshots only where it has concentrated-liquidity tick tables (clTicks)."""
     return tuple(a for a in SNAPSHOT_ASSETS
-                 if (a is not VAULTS or chain.has_vaults) and (a is not TICKS or chain.supports("clPools")))
+                 if (a is not VAULTS or chain.has_vaults) and (a is not TICKS or chain.supports("clTicks")))
 PUBLICATION = "snapshot_publication"  # the last asset of a snapshot run: marks its snapshots successful

@@ -10,6 +10,9 @@ size of the dataset behind it:
   worker's pointer, not from a query per request), the two timed in turn request by request;
 - cached API p50 / hello-world p50: what a per-snapshot cache hit costs over the cheapest
   possible Sanic response;
+- /v1/pools/56/<CL pool>/ticks: the devnet's tables are 10-15 ticks, so chain 56's CL pool
+  with the most ticks gets a synthetic 12,000-tick table at its latest snapshot before the APIs
+  start (bench/ticks.py); page 1 and page 50 of its traversal, and page 50 / page 1 (goal <= 1.2);
 - under load (bench/load.py, wrk): requests/s of cached 200s and of 304s as ratios to the
   hello-world's at the same worker count and concurrency, errors, and a soak of mixed requests
   with the resident memory of the warehouse and the API before and after.
@@ -79,6 +82,9 @@ PRICE_HISTORY_PERIODS = 500
 PRICE_HISTORY_LABEL = f"/tokens/56/<coreToken>/price-history?interval=1h&limit={PRICE_HISTORY_PERIODS}"
 # and the pool detail of chain 56's largest concentrated-liquidity pool (every part of the answer)
 POOL_LABEL = "/pools/56/<largest CL pool>?scope=all"
+# and the ticks of chain 56's CL pool with the most ticks, given a synthetic 12,000-tick table before
+# the APIs start (bench/ticks.py): its page 1 and page 50; and the runner-up's devnet table
+TICKS_LABEL = "/pools/56/<CL pool>/ticks?scope=all"
 
 
 def price_history_path(client, core: str) -> str:
@@ -221,6 +227,8 @@ def items(body: dict) -> int:
         return len(data["history"])
     if isinstance(data, dict) and isinstance(data.get("periods"), list):  # a price history page
         return len(data["periods"])
+    if isinstance(data, dict) and isinstance(data.get("ticks"), list):  # a page of a pool's ticks
+        return len(data["ticks"])
     if isinstance(data, dict) and "periodSeconds" in data:
         return sum(len(c["periods"] or ()) for c in data["chains"])
     return 1
@@ -289,6 +297,12 @@ def main(argv: list[str] | None = None) -> int:
         from bench.curation import publish
 
         publish(settings, [STATS_CHAIN_ID], work)  # the /v1 token routes rest on a curation publication
+        from bench.ticks import DEPTH, deep_table, depth_line
+        from ve_analytics.warehouse.client import get_client
+
+        with get_client(settings) as writer:  # before the APIs start: the cached one caches per snapshot
+            deep = deep_table(writer, STATS_CHAIN_ID)
+        print(f"ticks: {deep.describe()}", flush=True)
         start("api", cli("api", "--port", str(ports["api"])), f"http://127.0.0.1:{ports['api']}/api/stats/openapi.json")
         start(
             "api_nocache",
@@ -325,6 +339,20 @@ def main(argv: list[str] | None = None) -> int:
         calls = traced(V1, sql_client, settings, path)
         r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}{path}")
         plan.append(("/v1" + POOL_LABEL, path, V1_BOOK, calls, items(r.json())))
+        for sub in ("/trailing", "/bribes"):  # the same pool's sub-routes
+            sub_path = path.replace("?", sub + "?")
+            calls = traced(V1, sql_client, settings, sub_path)
+            r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}{sub_path}")
+            plan.append(("/v1" + POOL_LABEL.replace("?", sub + "?"), sub_path, V1_BOOK, calls, items(r.json())))
+        nocache = f"http://127.0.0.1:{ports['api_nocache']}"
+        ticks = [("/v1" + TICKS_LABEL, deep.path),
+                 (f"/v1{TICKS_LABEL} page {DEPTH}", deep.page_path(lambda url: fetch(http, url).json(), nocache))]
+        if deep.runner_up:
+            ticks.append((f"/v1{TICKS_LABEL.replace('<CL pool>', '<CL pool 2>')} ({deep.runner_up[1]} devnet ticks)",
+                          deep.runner_up_path()))
+        for label, path in ticks:
+            calls = traced(V1, sql_client, settings, path)
+            plan.append((label, path, V1_BOOK, calls, items(fetch(http, nocache + path).json())))
 
         print(f"\nrequests per figure: {args.n}, sequential, keep-alive, one client; "
               f"raw SQL = the handler's files (column 'sql'), clickhouse-connect, same user, timed in turn with "
@@ -339,11 +367,13 @@ def main(argv: list[str] | None = None) -> int:
         def ms(p: tuple[float, float]) -> str:
             return f"{p[0]*1e3:8.2f} /{p[1]*1e3:8.2f}"
 
+        p50 = {}  # label: (uncached (p50, p99), raw SQL p50)
         for label, path, book, calls, rows in plan:
             progress(f"{label}: uncached and raw SQL, interleaved ...")
             unc_samples, sql_samples = time_interleaved(http, f"http://127.0.0.1:{ports['api_nocache']}{path}",
                                                         sql_client, book, calls, args.n)
             unc, sql = percentiles(unc_samples), percentiles(sql_samples)
+            p50[label] = (unc, sql[0])
             progress(f"{label}: cached ...")
             cached = percentiles(time_http(http, f"http://127.0.0.1:{ports['api']}{path}", args.n))
             progress("")
@@ -353,6 +383,8 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
         print(f"\nSanic hello-world p50/p99: {hello[0]*1e3:.2f}/{hello[1]*1e3:.2f} ms")
+        (page1, sql1), (deep_page, sql_deep) = p50[ticks[0][0]], p50[ticks[1][0]]
+        print(depth_line(page1, deep_page, sql1, sql_deep))
 
         api_url = f"http://127.0.0.1:{ports['api']}"
         # a route of several hundred rows (the devnet has too few pools for a 500-row /pools)

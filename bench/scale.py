@@ -16,6 +16,8 @@ temporary folder, writes the devnet's chain book, migrates, then:
 3. backfill throughput: the --backfill-hours before that boundary on every chain, one run per
    chain, concurrently: snapshots per second;
 4. the dataset: pools and tokens per chain, rows per table and chain, bytes on disk per table;
+   the tick capture's storage over the backfill, per chain and extrapolated to a day, beside
+   storing the full tick table at every snapshot (bench/ticks.py);
 5. discovery (bench/discovery.py): the curation published, /v1/pools and /v1/tokens uncached
    against their SQL, and page 50 of a /v1/pools traversal against page 1.
 
@@ -253,6 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         from ve_analytics.orchestration.backfill import upstream_now
         from ve_analytics.warehouse.client import get_client
         from ve_analytics.warehouse.migrate import migrate
+        from bench.ticks import set_counts, step_seconds, storage_lines
 
         settings = Settings.from_env()
         write_devnet_book(devnet_url, settings.chain_book)
@@ -300,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         snap_cpu = {k: v - cpu0.get(k, 0.0) for k, v in cpu().items()}
         with get_client(settings) as client:
             missing = [cid for cid in chain_ids if newest[cid] not in published_times(client, cid, [newest[cid]])]
+            tick_sets_before = set_counts(client)  # the tables the backfill need not write again
         if missing:
             raise RuntimeError(f"snapshot not published on chain(s) {missing}")
 
@@ -322,6 +326,7 @@ def main(argv: list[str] | None = None) -> int:
         with get_client(settings) as client:
             published = {cid: len(published_times(client, cid, list(range(a, b + 1, QUARTER_HOUR))))
                          for cid, (a, b) in ranges.items()}
+            tick_lines = storage_lines(client, chain_ids, ranges, published, tick_sets_before)  # OPTIMIZEs first
             size_lines = dataset(client, settings, chain_ids, deployments)
 
         # 4. the same snapshot work without the contention: the first chain alone, one boundary
@@ -365,6 +370,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{r['run_s']:5.1f} ({r['run_cpu_s']:5.1f})  {r['wall_s']:8.1f}{note}")
         say(cpu_line(snap_wall, snap, snap_cpu))
         say("\n".join(step_table(snap, chain_ids)))
+        say(f"  tick_snapshots (tick capture) seconds per chain: {step_seconds(snap, chain_ids)}")
         if solo is not None:
             say(f"  the same work for chain {solo['chain']} alone (no other run): process {solo['total_s']:.1f} s = import "
                 f"{solo['import_s']:.1f} + defs {solo['defs_s']:.1f} + run {solo['run_s']:.1f} (run CPU {solo['run_cpu_s']:.1f}); "
@@ -380,8 +386,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"(CPU {r['run_cpu_s']:.1f} s), {published[cid] / r['run_s']:.2f} snapshots/s in its run; process {r['total_s']:.1f} s")
         say(cpu_line(fill_wall, fill, fill_cpu))
         say("\n".join(step_table(fill, chain_ids)))
+        say(f"  tick_snapshots (tick capture) seconds per chain: {step_seconds(fill, chain_ids)}")
         say("")
         say("\n".join(size_lines))
+        say("\n".join(tick_lines))
         if args.profile:
             import pstats
 

@@ -157,6 +157,7 @@ def test_the_contract_is_the_v1_family_own(v1):
                                  "/v1/curation", "/v1/categories", "/v1/token-lists", "/v1/token-lists/{chainId}",
                                  "/v1/tokens", "/v1/pools", "/v1/pools/{chainId}/{poolAddress}",
                                  "/v1/pools/{chainId}/{poolAddress}/ticks", "/v1/pools/{chainId}/{poolAddress}/trailing",
+                                 "/v1/pools/{chainId}/{poolAddress}/bribes",
                                  "/v1/tokens/{chainId}/{tokenAddress}",
                                  "/v1/tokens/{chainId}/{tokenAddress}/prices", "/v1/tokens/{chainId}/{tokenAddress}/trailing",
                                  "/v1/tokens/{chainId}/{tokenAddress}/price-changes", "/v1/prices",

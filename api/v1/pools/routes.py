@@ -8,6 +8,7 @@ from ...validation import Param
 from . import handlers as pools
 from . import ticks
 from .trailing import trailing
+from .bribes import bribes
 from .schemas import SCHEMAS
 from ...cursors import CURSOR_EXPIRED, MAX_CURSOR_CHARS
 from ..common.params import CHAIN_UNAVAILABLE_DOC, CURATION_TEXT, MARKET_SECONDS, PATH_CHAIN_ID, windows_param
@@ -62,7 +63,7 @@ ROUTES = (
                       "amount. Indexed observations are not live execution quotes." + CURATION_TEXT),
     Route("/pools/{chainId}/{poolAddress}/ticks", "pool_ticks", ticks.page, "A pool's initialized ticks",
           ref("V1PoolTicks"), params=TICK_PARAMS, cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True,
-          feature="clPools", curation=True, paginated=True, tags=("pools",), errors=TICK_ERRORS,
+          feature="clTicks", curation=True, paginated=True, tags=("pools",), errors=TICK_ERRORS,
           description="The initialized boundaries of a concentrated-liquidity pool at its chain's published snapshot, "
                       "ascending by signed tick within [tickLower, tickUpper). Each carries liquidityNet and "
                       "liquidityAfterRaw, the active liquidity just right of it; the answer carries the liquidity left "
@@ -84,4 +85,21 @@ ROUTES = (
                       "a /v1/pools row's flowWindows: with every hourly bucket of the window indexed, the sum of the "
                       "pool's buckets (zero where it did not trade or did not exist yet); otherwise null, never a "
                       "partial sum. The 24h and 7d windows equal the pool's /v1/pools row." + CURATION_TEXT),
+    Route("/pools/{chainId}/{poolAddress}/bribes", "pool_bribes", bribes, "A pool's notified funding per epoch",
+          ref("V1PoolBribes"), params=(
+              PATH_CHAIN_ID, POOL_ADDRESS, SCOPE,
+              Param("limit", "integer", "Epochs per page", default=12, minimum=1, maximum=260),
+              Param("cursor", "string", "pageInfo.nextCursor of the previous page, the other parameters unchanged "
+                    "(limit may change); bound to them, the first page's snapshot and the curation publication; "
+                    "valid 24 hours", max_length=MAX_CURSOR_CHARS)),
+          cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True, feature="bribes", curation=True,
+          paginated=True, tags=("pools",), errors=(CHAIN_UNAVAILABLE_DOC, POOL_NOT_FOUND_DOC, TICK_ERRORS[-1]),
+          description="The bribes notified to the pool's gauges, per epoch (Thursday 00:00 UTC weeks), newest first, "
+                      "from the epoch of the published snapshot back to the pool's first: per token the exact raw "
+                      "amount, its decimal amount, the USD value at deposit time and the deposits and gauges. An "
+                      "unfunded epoch lists no tokens; one the chain's governance events do not reach is `tokens: "
+                      "null`, `gap: not_indexed`; the running epoch, and any not indexed to its end, is `partial` "
+                      "with `indexedThrough`. Deposits after the snapshot are left out. Notified funding is not claimed "
+                      "rewards, trading fees or emissions. Follow pageInfo.nextCursor with the other parameters "
+                      "unchanged." + CURATION_TEXT),
 )

@@ -142,7 +142,43 @@ TRAILING = obj({
     }, "One window: the pool's hourly buckets in [from, toExclusive), and whether all of them are indexed.")},
 }, "A pool's volume and fees over trailing windows ending at its chain's latest completed hourly bucket.")
 
+FUNDING = obj({
+    "token": LOWER_ADDRESS,
+    "symbol": {"type": "string"},
+    "decimals": {"type": "integer", "minimum": 0},
+    "amountRaw": {"type": "string", "pattern": "^[0-9]+$", "description": "the token's notified amount in the epoch, "
+                  "raw units, exact"},
+    "amount": {**DECIMAL, "description": "amountRaw / 10^decimals"},
+    "amountUsd": {**DECIMAL, "description": "the deposits' USD values at deposit time, summed; null when a deposit of "
+                  "the token has none"},
+    "deposits": {"type": "integer", "minimum": 1},
+    "gauges": {"type": "array", "items": LOWER_ADDRESS, "description": "the pool's gauges that were funded"},
+}, "One token notified to the pool's gauges in the epoch.")
+
+BRIBES = obj({
+    "chainId": {"type": "integer"},
+    "address": LOWER_ADDRESS,
+    "snapshotAt": {**ISO_TIME, "description": "the published snapshot every page reads (deposits up to its time)"},
+    "firstEpoch": {**ISO_TIME, "description": "the epoch of the pool's first hourly bucket: the oldest epoch listed"},
+    "epochs": {"type": "array", "description": "newest first", "items": obj({
+        "epochStart": {**ISO_TIME, "description": "Thursday 00:00 UTC"},
+        "epochEnd": {**ISO_TIME, "description": "exclusive: the next epoch's start"},
+        "partial": {"type": "boolean", "description": "the governance events are not indexed to the epoch's end (the "
+                    "running epoch always)"},
+        "indexedThrough": {"type": ["string", "null"], "format": "date-time", "pattern": ISO_TIME["pattern"],
+                           "description": "deposits up to this time are included; null with gap"},
+        "tokens": {"oneOf": [{"type": "array", "items": FUNDING}, {"type": "null"}],
+                   "description": "the notified tokens; [] when none was notified; null when the events do not reach "
+                                  "the epoch (gap)"},
+        "totalUsd": {**DECIMAL, "description": "the tokens' amountUsd summed; null unless every one is known"},
+        "usdComplete": {"type": "boolean"},
+        "gap": {"type": ["string", "null"], "enum": ["not_indexed", None],
+                "description": "not_indexed: the chain's governance events are not indexed for the epoch"},
+    })},
+}, "The notified funding (bribes) of a pool's gauges per epoch. Not claimed rewards, trading fees or emissions.")
+
 SCHEMAS = {
+    "V1PoolBribes": BRIBES,
     "V1PoolTrailing": TRAILING,
     "V1PoolTicks": TICKS,
     "V1PoolDetail": obj({

@@ -1,0 +1,106 @@
+"""Handler of /v1/pools/{chainId}/{poolAddress}/bribes: the notified funding of the pool's gauges
+per epoch (bribe deposits, by token), newest epoch first, in pages of epochs.
+
+Every epoch from the one holding the published snapshot back to the pool's first is listed, a
+funded one with its tokens and an unfunded one with none, so a dashboard sees the zero weeks. A
+week is as complete as the chain's governance events are indexed: `indexedThrough` is how far
+(never past the snapshot), an epoch not indexed to its end is `partial` (the running one always),
+and one the events do not reach at all has `tokens: null` and `gap: not_indexed`, not an empty
+list. Amounts are exact raw sums; USD is each deposit's value at deposit time, summed, and null
+for a token when a deposit of it has none (the epoch's total then null, `usdComplete: false`).
+Notified funding is not claimed rewards, trading fees or emissions (spec semantics 3).
+
+A traversal is pinned like the others: the signed cursor carries the first page's snapshot and
+the next epoch, so later pages read what the first did.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from ...cursors import FILTERS, ROUTE, expired, filters_digest
+from ...routes import RequestContext, runs
+from ....core.epochs import WEEK, epoch_start, iso
+from ..common.decimals import decimal_text, fraction_text
+from ..common.path_chain import path_chain
+from ..common.traversal import pinned, vector_of
+from .handlers import not_found
+
+CURSOR_FORMAT = 1
+NOT_INDEXED = "not_indexed"
+
+
+def _token(entry: tuple) -> dict[str, Any]:
+    _, token, symbol, decimals, raw, usd, usd_missing, deposits, gauges = entry
+    return {"token": token, "symbol": symbol, "decimals": decimals, "amountRaw": raw,
+            "amount": fraction_text(Fraction(int(raw), 10 ** decimals)), "amountUsd": None if usd_missing else
+            decimal_text(usd), "deposits": deposits, "gauges": list(gauges)}
+
+
+def _epoch(start: int, entries: list[tuple], covered: tuple[int | None, int], first_hour: int) -> dict[str, Any]:
+    """One epoch; `covered` is the span the chain's governance events are indexed over (its end
+    exclusive, at most the snapshot): the epoch is indexed when it begins inside it (or before
+    it, where the pool had not started yet)."""
+    events_from, through = covered
+    end = start + WEEK
+    indexed = through > start and events_from is not None and events_from <= max(start, first_hour)
+    tokens = [_token(e) for e in entries] if indexed else None
+    usd = None if tokens is None or any(t["amountUsd"] is None for t in tokens) else \
+        decimal_text(math.fsum(float(t["amountUsd"]) for t in tokens)) if tokens else "0"
+    return {
+        "epochStart": iso(start),
+        "epochEnd": iso(end),
+        "partial": through < end,
+        "indexedThrough": iso(min(through, end)) if indexed else None,
+        "tokens": tokens,
+        "totalUsd": usd,
+        "usdComplete": usd is not None,
+        "gap": None if indexed else NOT_INDEXED,
+    }
+
+
+@runs("pool_bribes")
+async def bribes(ctx: RequestContext) -> dict[str, Any]:
+    p = ctx.params
+    cid, address, limit = p["chainId"], p["poolAddress"], p["limit"]
+    curation = ctx.coverage.curation
+    codec = ctx.app.ctx.cursors
+    filter_digest = filters_digest({"chainId": cid, "address": address, "scope": p["scope"]})
+    if p["cursor"]:
+        payload = codec.decode(p["cursor"], ctx.route.name, filter_digest)
+        if payload.get("v") != CURSOR_FORMAT:
+            raise expired("the cursor was issued by an earlier release")
+        if payload["cur"] != curation.digest:
+            raise expired("the curation publication changed since this traversal started")
+        chain = pinned(payload["chains"])[0]
+        ctx.meta["pinned"] = [chain.meta()]
+        newest = payload["next"]
+    else:
+        chain = path_chain(ctx)
+        newest = epoch_start(chain.snapshot.unix)
+    oldest = newest - (limit - 1) * WEEK
+    rows = await ctx.rows("pool_bribes", chain_id=cid, snapshot_at=chain.snapshot.param, address=address,
+                          curation=curation.digest, scope_all=int(p["scope"] == "all"), epoch_from=oldest,
+                          epoch_to=newest + WEEK)
+    if not rows or not rows[0]["servable"]:
+        raise not_found(cid, address, p["scope"])
+    row = rows[0]
+    first_hour = row["first_hour"] if row["first_hour"] is not None else chain.snapshot.unix
+    first = epoch_start(first_hour)
+    # coverage's last_at is the last second read; deposits up to the snapshot's time are served
+    through = row["events_through"] + 1 if row["events_through"] is not None else 0
+    covered = (row["events_from"], min(through, chain.snapshot.unix + 1))
+    by_epoch: dict[int, list[tuple]] = {}
+    for entry in row["funding"]:
+        by_epoch.setdefault(int(entry[0]), []).append(entry)
+    starts = range(newest, max(oldest, first) - 1, -WEEK)
+    epochs = [_epoch(s, by_epoch.get(s, []), covered, first_hour) for s in starts]
+    more = oldest > first
+    if any(e["partial"] or e["gap"] or not e["usdComplete"] for e in epochs):
+        ctx.meta["complete"] = False
+    ctx.meta["pageInfo"] = {"hasNextPage": more, "nextCursor": codec.encode({
+        "v": CURSOR_FORMAT, ROUTE: ctx.route.name, FILTERS: filter_digest, "cur": curation.digest,
+        "chains": vector_of((chain,)), "next": oldest - WEEK}) if more else None}
+    return {"chainId": cid, "address": address, "snapshotAt": chain.snapshot.at_iso,
+            "firstEpoch": iso(first), "epochs": epochs}
