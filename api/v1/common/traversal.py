@@ -8,6 +8,7 @@ import hashlib
 from typing import Any
 
 from ...coverage import ChainCoverage
+from ...cursors import expired
 from ...snapshots import Snapshot
 
 
@@ -25,3 +26,17 @@ def pinned(vector: list[list]) -> tuple[ChainCoverage, ...]:
 def vector_of(chains: tuple[ChainCoverage, ...]) -> list[list]:
     return [[c.chain_id, c.state, c.snapshot.param, c.snapshot.at_iso, c.snapshot.unix, c.snapshot.indexed_at,
              c.snapshot.available_at] for c in chains]
+
+
+def resumed(ctx, cursor: str, filters: str, fmt: int) -> tuple[dict, ChainCoverage]:
+    """A single-chain traversal's later page: the payload of its verified cursor (this route, these
+    filters, this release's format `fmt`, the current curation) and the chain as its first page
+    read it (also set as meta.pinned). Else 400 invalid_cursor or cursor_expired."""
+    payload = ctx.app.ctx.cursors.decode(cursor, ctx.route.name, filters)
+    if payload.get("v") != fmt:  # signed by an earlier release: its fields may differ
+        raise expired("the cursor was issued by an earlier release")
+    if payload["cur"] != ctx.coverage.curation.digest:
+        raise expired("the curation publication changed since this traversal started")
+    chain = pinned(payload["chains"])[0]
+    ctx.meta["pinned"] = [chain.meta()]
+    return payload, chain

@@ -3,7 +3,7 @@ per epoch (bribe deposits, by token), newest epoch first, in pages of epochs.
 
 Every epoch from the one holding the published snapshot back to the pool's first is listed, a
 funded one with its tokens and an unfunded one with none, so a dashboard sees the zero weeks. A
-week is as complete as the chain's governance events are indexed: `indexedThrough` is how far
+week is as complete as the chain's governance events are indexed: `indexedUntil` is how far
 (never past the snapshot), an epoch not indexed to its end is `partial` (the running one always),
 and one the events do not reach at all has `tokens: null` and `gap: not_indexed`, not an empty
 list. Amounts are exact raw sums; USD is each deposit's value at deposit time, summed, and null
@@ -19,12 +19,12 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from ...cursors import FILTERS, ROUTE, expired, filters_digest
+from ...cursors import FILTERS, ROUTE, filters_digest
 from ...routes import RequestContext, runs
 from ....core.epochs import WEEK, epoch_start, iso
 from ..common.decimals import decimal_text, fraction_text
 from ..common.path_chain import path_chain
-from ..common.traversal import pinned, vector_of
+from ..common.traversal import resumed, vector_of
 from .handlers import not_found
 
 CURSOR_FORMAT = 1
@@ -42,17 +42,18 @@ def _epoch(start: int, entries: list[tuple], covered: tuple[int | None, int], fi
     """One epoch; `covered` is the span the chain's governance events are indexed over (its end
     exclusive, at most the snapshot): the epoch is indexed when it begins inside it (or before
     it, where the pool had not started yet)."""
-    events_from, through = covered
+    events_from, until = covered
     end = start + WEEK
-    indexed = through > start and events_from is not None and events_from <= max(start, first_hour)
+    indexed = until > start and events_from is not None and events_from <= max(start, first_hour)
     tokens = [_token(e) for e in entries] if indexed else None
-    usd = None if tokens is None or any(t["amountUsd"] is None for t in tokens) else \
-        decimal_text(math.fsum(float(t["amountUsd"]) for t in tokens)) if tokens else "0"
+    usd = None  # the stored doubles summed (not the truncated texts), known only if every deposit's is
+    if tokens is not None and not any(e[6] for e in entries):
+        usd = decimal_text(math.fsum(e[5] for e in entries)) if entries else "0"
     return {
         "epochStart": iso(start),
         "epochEnd": iso(end),
-        "partial": through < end,
-        "indexedThrough": iso(min(through, end)) if indexed else None,
+        "partial": until < end,
+        "indexedUntil": iso(min(until, end)) if indexed else None,
         "tokens": tokens,
         "totalUsd": usd,
         "usdComplete": usd is not None,
@@ -68,13 +69,7 @@ async def bribes(ctx: RequestContext) -> dict[str, Any]:
     codec = ctx.app.ctx.cursors
     filter_digest = filters_digest({"chainId": cid, "address": address, "scope": p["scope"]})
     if p["cursor"]:
-        payload = codec.decode(p["cursor"], ctx.route.name, filter_digest)
-        if payload.get("v") != CURSOR_FORMAT:
-            raise expired("the cursor was issued by an earlier release")
-        if payload["cur"] != curation.digest:
-            raise expired("the curation publication changed since this traversal started")
-        chain = pinned(payload["chains"])[0]
-        ctx.meta["pinned"] = [chain.meta()]
+        payload, chain = resumed(ctx, p["cursor"], filter_digest, CURSOR_FORMAT)
         newest = payload["next"]
     else:
         chain = path_chain(ctx)
@@ -88,9 +83,9 @@ async def bribes(ctx: RequestContext) -> dict[str, Any]:
     row = rows[0]
     first_hour = row["first_hour"] if row["first_hour"] is not None else chain.snapshot.unix
     first = epoch_start(first_hour)
-    # coverage's last_at is the last second read; deposits up to the snapshot's time are served
-    through = row["events_through"] + 1 if row["events_through"] is not None else 0
-    covered = (row["events_from"], min(through, chain.snapshot.unix + 1))
+    # coverage's last_at is the last second read; deposits before the snapshot's time are served
+    until = row["events_through"] + 1 if row["events_through"] is not None else 0
+    covered = (row["events_from"], min(until, chain.snapshot.unix))
     by_epoch: dict[int, list[tuple]] = {}
     for entry in row["funding"]:
         by_epoch.setdefault(int(entry[0]), []).append(entry)

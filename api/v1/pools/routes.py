@@ -99,7 +99,7 @@ ROUTES = (
                       "amount, its decimal amount, the USD value at deposit time and the deposits and gauges. An "
                       "unfunded epoch lists no tokens; one the chain's governance events do not reach is `tokens: "
                       "null`, `gap: not_indexed`; the running epoch, and any not indexed to its end, is `partial` "
-                      "with `indexedThrough`. Deposits after the snapshot are left out. Notified funding is not claimed "
+                      "with `indexedUntil`. Deposits at or after the snapshot's time are left out. Notified funding is not claimed "
                       "rewards, trading fees or emissions. Follow pageInfo.nextCursor with the other parameters "
                       "unchanged." + CURATION_TEXT),
 )

@@ -158,15 +158,16 @@ FUNDING = obj({
 BRIBES = obj({
     "chainId": {"type": "integer"},
     "address": LOWER_ADDRESS,
-    "snapshotAt": {**ISO_TIME, "description": "the published snapshot every page reads (deposits up to its time)"},
+    "snapshotAt": {**ISO_TIME, "description": "the published snapshot every page reads (deposits before its time)"},
     "firstEpoch": {**ISO_TIME, "description": "the epoch of the pool's first hourly bucket: the oldest epoch listed"},
     "epochs": {"type": "array", "description": "newest first", "items": obj({
         "epochStart": {**ISO_TIME, "description": "Thursday 00:00 UTC"},
         "epochEnd": {**ISO_TIME, "description": "exclusive: the next epoch's start"},
         "partial": {"type": "boolean", "description": "the governance events are not indexed to the epoch's end (the "
                     "running epoch always)"},
-        "indexedThrough": {"type": ["string", "null"], "format": "date-time", "pattern": ISO_TIME["pattern"],
-                           "description": "deposits up to this time are included; null with gap"},
+        "indexedUntil": {"type": ["string", "null"], "format": "date-time", "pattern": ISO_TIME["pattern"],
+                         "description": "exclusive: the deposits before this time are included (at most the epoch's "
+                                        "end and the snapshot's time); null with gap"},
         "tokens": {"oneOf": [{"type": "array", "items": FUNDING}, {"type": "null"}],
                    "description": "the notified tokens; [] when none was notified; null when the events do not reach "
                                   "the epoch (gap)"},

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cursors import FILTERS, ROUTE, expired, filters_digest
+from ...cursors import FILTERS, ROUTE, filters_digest
 from ...errors import ApiError
 from ...routes import RequestContext, runs
 from ..common.path_chain import path_chain
-from ..common.traversal import pinned, vector_of
+from ..common.traversal import resumed, vector_of
 from .handlers import not_found
 
 CURSOR_FORMAT = 1
@@ -45,13 +45,7 @@ async def page(ctx: RequestContext) -> dict[str, Any]:
     filter_digest = filters_digest({"chainId": cid, "address": address, "scope": p["scope"], "tickLower": lower,
                                     "tickUpper": upper})
     if p["cursor"]:
-        payload = codec.decode(p["cursor"], ctx.route.name, filter_digest)
-        if payload.get("v") != CURSOR_FORMAT:
-            raise expired("the cursor was issued by an earlier release")
-        if payload["cur"] != curation.digest:
-            raise expired("the curation publication changed since this traversal started")
-        chain = pinned(payload["chains"])[0]
-        ctx.meta["pinned"] = [chain.meta()]
+        payload, chain = resumed(ctx, p["cursor"], filter_digest, CURSOR_FORMAT)
         start, before_range, before_page = payload["next"], int(payload["beforeRange"]), int(payload["beforePage"])
     else:
         chain = path_chain(ctx)

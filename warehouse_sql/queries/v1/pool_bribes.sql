@@ -2,7 +2,7 @@
 -- (v1_pool_identity, migration 062: one row when listed, none otherwise), the hour of its first
 -- bucket (pool_hourly: its first epoch), how far the chain's governance events are indexed
 -- (chain_coverage 'events'), and the notified funding of its gauges per epoch and token in
--- [{epoch_from}, {epoch_to}): deposits known at the snapshot (block_timestamp <= snapshot_at),
+-- [{epoch_from}, {epoch_to}): deposits before the snapshot's time (block_timestamp < snapshot_at),
 -- raw amounts summed exactly (UInt256), USD at deposit time summed where known (usd_missing
 -- counts the deposits without it), the gauges funded.
 -- Parameters: {chain_id:UInt32}, {snapshot_at:DateTime64(3, 'UTC')}, {address:String} lower-case,
@@ -36,7 +36,7 @@ SELECT
               AND epoch >= toDateTime64({epoch_from:Int64}, 3, 'UTC')
               AND epoch < toDateTime64({epoch_to:Int64}, 3, 'UTC')
               AND pool_address = {address:String}
-              AND block_timestamp <= {snapshot_at:DateTime64(3, 'UTC')}
+              AND block_timestamp < {snapshot_at:DateTime64(3, 'UTC')}
             GROUP BY epoch_ts, token_address
             ORDER BY epoch_ts DESC, token_address
         )
