@@ -13,11 +13,11 @@ from . import groups
 from .chain_scope import ChainScope
 from .coverage import record_coverage
 from .resources import ChainsResource, Progress, WarehouseResource
-from .rows.hourly import HourlyRead, hourly_columns
+from .rows.hourly import HourlyRead, PoolShape, hourly_columns
 from .rows.token_hourly import Stored, token_hourly_columns, valuation_run_columns
 from .rows.values import req_int, ref_id
 from .runs import partition_range
-from .upstream import POOL_HOUR_FIELDS, TOKEN_HOUR_FIELDS, history_block, protocol_start
+from .upstream import HOURLY_POOL_FIELDS, POOL_HOUR_FIELDS, TOKEN_HOUR_FIELDS, history_block, protocol_start
 from .writers import insert_columns, query_columns
 from ..core.epochs import HOUR, to_datetime
 from ..readers.chain import ChainReader
@@ -27,10 +27,8 @@ from ..readers.graphql import SubgraphClient
 def read_hours(subgraph: SubgraphClient, chain: ChainReader, start: int, end: int) -> HourlyRead:
     block = history_block(subgraph, chain, end)
     ended_before = start + max(0, (block.ended_by - start) // HOUR) * HOUR  # end of the last ended hour
-    pools = {
-        ref_id(p): req_int(p.get("createdAtTimestamp"), f"pool {p['id']} createdAtTimestamp")
-        for p in subgraph.paginate("pools", "createdAtTimestamp", block=block.number)
-    }
+    listed = subgraph.paginate("pools", HOURLY_POOL_FIELDS, block=block.number)
+    pools = {ref_id(p): req_int(p.get("createdAtTimestamp"), f"pool {p['id']} createdAtTimestamp") for p in listed}
     data = []
     if ended_before > start:
         data = subgraph.paginate(
@@ -39,7 +37,8 @@ def read_hours(subgraph: SubgraphClient, chain: ChainReader, start: int, end: in
             where={"periodStartUnix_gte": start, "periodStartUnix_lt": ended_before},
             block=block.number,
         )
-    return HourlyRead(block=block.number, cutoff=ended_before, pools=pools, data=data)
+    return HourlyRead(block=block.number, cutoff=ended_before, pools=pools, data=data,
+                      shapes={ref_id(p): PoolShape.of(p) for p in listed})
 
 
 def stored_valuations(client, chain_id: int, start: int, end: int) -> Stored:

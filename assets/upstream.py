@@ -33,7 +33,9 @@ POOL_FIELDS = (
     "gauge { id isAlive }"
 )
 POOL_TVL_FIELDS = "type totalValueLockedUSD"
-POOL_HOUR_FIELDS = "periodStartUnix pool { id } volumeUSD feesUSD tvlUSD txCount"
+POOL_HOUR_FIELDS = ("periodStartUnix pool { id } volumeUSD feesUSD tvlUSD txCount "
+                    "liquidity sqrtPrice tick reserve0 reserve1")  # the last five: the state at the hour's close
+HOURLY_POOL_FIELDS = "createdAtTimestamp type token0 { decimals } token1 { decimals }"
 TOKEN_HOUR_FIELDS = "periodStartUnix token { id } priceUSD volumeUSD"
 
 

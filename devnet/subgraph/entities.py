@@ -76,19 +76,26 @@ class StateCache:
 
 
 # -- state entities ------------------------------------------------------------------------------
+def _state_fields(p, st) -> dict:
+    """A pool state as the subgraph's Pool and PoolHourData carry it: liquidity, sqrt price and tick
+    (a V2 pool's are derived from its reserves, tick null) and the exact holdings."""
+    if p.is_cl:
+        liquidity, sqrt_price, tick = st.liquidity, st.sqrt_price, st.tick
+    else:
+        liquidity = math.isqrt(st.reserve0 * st.reserve1)
+        raw = p.price1_per_0(st) * p.token1.unit / p.token0.unit
+        sqrt_price = int(math.sqrt(raw) * Q96) if raw > 0 else 0
+        tick = None
+    return {"liquidity": liquidity, "sqrtPrice": sqrt_price, "tick": tick,
+            "reserve0": Units(st.reserve0, p.token0.decimals), "reserve1": Units(st.reserve1, p.token1.decimals)}
+
+
 def _pools(ctx: Context) -> dict[str, dict]:
     sim, ts = ctx.sim, ctx.ts
     out = {}
     for p in sim.pools_at(ts):
         st = p.state_at(ts)
         price1 = p.price1_per_0(st)
-        if p.is_cl:
-            liquidity, sqrt_price, tick = st.liquidity, st.sqrt_price, st.tick
-        else:
-            liquidity = math.isqrt(st.reserve0 * st.reserve1)
-            raw = price1 * p.token1.unit / p.token0.unit
-            sqrt_price = int(math.sqrt(raw) * Q96) if raw > 0 else 0
-            tick = None
         g = p.gauge
         out[p.id] = {
             "id": p.id,
@@ -101,11 +108,7 @@ def _pools(ctx: Context) -> dict[str, dict]:
             "tickSpacing": p.tick_spacing,
             "isDynamicFee": p.is_dynamic,
             "isCustomFee": p.is_custom,
-            "liquidity": liquidity,
-            "sqrtPrice": sqrt_price,
-            "tick": tick,
-            "reserve0": Units(st.reserve0, p.token0.decimals),
-            "reserve1": Units(st.reserve1, p.token1.decimals),
+            **_state_fields(p, st),
             "token0Price": 1.0 / price1 if price1 > 0 else 0.0,
             "token1Price": price1,
             "totalValueLockedUSD": p.tvl_usd(st, ts),
@@ -311,13 +314,18 @@ def _partial_pool_period(ctx, row: dict, start: int, key: str) -> dict:
     if key == "periodStartUnix":
         price1 = p.price1_per_0(st)
         out["close"] = 1.0 / price1 if price1 > 0 else 0.0
+        out.update(_state_fields(p, st))
     return out
 
 
 def _pool_hour_view(row, ctx) -> dict:
-    if row["periodStartUnix"] + HOUR > ctx.ts:
-        return _partial_pool_period(ctx, row, row["periodStartUnix"], "periodStartUnix")
-    return row
+    """An hour row with the pool's state at its close (at the block read, for the running hour),
+    as the Uniswap v3 subgraph's PoolHourData carries liquidity, sqrtPrice and tick."""
+    start = row["periodStartUnix"]
+    if start + HOUR > ctx.ts:
+        return _partial_pool_period(ctx, row, start, "periodStartUnix")
+    p = ctx.sim.pool_by_id[row["pool"]]
+    return {**row, **_state_fields(p, p.state_at(start + HOUR - 1))}
 
 
 def _pool_day_view(row, ctx) -> dict:

@@ -52,6 +52,8 @@ ENTITIES: dict[str, list[tuple[str, str]]] = {
     "PoolHourData": [
         ("id", "ID!"), ("periodStartUnix", "Int!"), ("pool", "Pool!"), ("volumeUSD", "BigDecimal!"),
         ("feesUSD", "BigDecimal!"), ("tvlUSD", "BigDecimal!"), ("txCount", "BigInt!"), ("close", "BigDecimal!"),
+        ("liquidity", "BigInt!"), ("sqrtPrice", "BigInt!"), ("tick", "Int"), ("reserve0", "BigDecimal!"),
+        ("reserve1", "BigDecimal!"),
     ],
     "PoolDayData": [
         ("id", "ID!"), ("date", "Int!"), ("pool", "Pool!"), ("volumeUSD", "BigDecimal!"),

@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from ve_analytics.assets.rows.hourly import HourlyRead, hourly_columns
+from ve_analytics.assets.rows.hourly import STATE_COLUMNS, HourlyRead, PoolShape, hourly_columns
 from ve_analytics.assets.snapshot_plan import window_snapshot_times
 from ve_analytics.assets.writers import dedup_token, load_sql
 from ve_analytics.core.epochs import DAY, HOUR
@@ -56,6 +56,31 @@ def test_hourly_columns_write_every_pool_every_ended_hour_with_real_zeros():
     ]
     assert [int(h.timestamp()) for h in protocol["hour_start"]] == [T0, T0 + HOUR, T0 + 2 * HOUR]
     assert protocol["volume_usd"] == [10.5, 0.0, 2.0] and protocol["pool_count"] == [1, 2, 2]
+
+
+def test_hourly_columns_carry_each_hours_close_state_exactly():
+    """The hour's PoolHourData state becomes exact columns (raw holdings from the decimal reserves,
+    CL liquidity, sqrt price and tick); an hour without hour data has none (it carries); a V2
+    pool has no CL fields; a reserve finer than the token's decimals is unknown, not rounded."""
+    state = {"liquidity": "123456789012345678901234567890", "sqrtPrice": str(2**96 * 3), "tick": "-21973",
+             "reserve0": "1.000000000000000001", "reserve1": "2500.5"}
+    read = HourlyRead(
+        block=100, cutoff=T0 + 2 * HOUR, pools={"0xc": T0 - DAY, "0xv": T0 - DAY},
+        data=[
+            {"id": "c-0", "periodStartUnix": T0, "pool": {"id": "0xc"}, "volumeUSD": "1", "feesUSD": "0", "txCount": "1", **state},
+            {"id": "v-0", "periodStartUnix": T0, "pool": {"id": "0xv"}, "volumeUSD": "1", "feesUSD": "0", "txCount": "1",
+             **state, "reserve1": "2500.1234567"},
+        ],
+        shapes={"0xc": PoolShape(True, 18, 6), "0xv": PoolShape(False, 18, 6)},
+    )
+    pools, _ = hourly_columns(56, T0, read)
+    got = list(zip(pools["pool_address"], *(pools[c] for c in STATE_COLUMNS)))
+    assert got == [
+        ("0xc", 10**18 + 1, 2_500_500_000, 123456789012345678901234567890, 2**96 * 3, -21973),
+        ("0xv", 10**18 + 1, None, None, None, None),
+        ("0xc", None, None, None, None, None),
+        ("0xv", None, None, None, None, None),
+    ]
 
 
 def test_hourly_columns_never_write_an_hour_that_has_not_ended():
