@@ -339,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
         calls = traced(V1, sql_client, settings, path)
         r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}{path}")
         plan.append(("/v1" + POOL_LABEL, path, V1_BOOK, calls, items(r.json())))
-        for sub in ("/trailing", "/bribes"):  # the same pool's sub-routes
+        for sub in ("/trailing", "/bribes", "/history", "/daily"):  # the same pool's sub-routes
             sub_path = path.replace("?", sub + "?")
             calls = traced(V1, sql_client, settings, sub_path)
             r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}{sub_path}")

@@ -69,3 +69,14 @@ async def trailing_windows(ctx: RequestContext, at: list[Anchor], windows: tuple
     found = iter(await spans(ctx, wanted))
     return {a.chain.chain_id: [{"label": label, **span(a.end - seconds, a.end, a.end, a.first_hour, next(found))}
                                for label, seconds in windows] for a in anchored}
+
+
+def period_tops(at: list[Anchor], period: int, utc: bool) -> dict[int, int]:
+    """Each anchored chain's newest period end for /history and /daily: its anchor (rolling), or
+    the end of the newest calendar period any of `at` has observed into (utc: the same periods
+    for every chain, the running one clipped at each chain's anchor)."""
+    ends = {a.chain.chain_id: a.end for a in at if a.end is not None}
+    if not utc:
+        return ends
+    top = max((-(-end // period) * period for end in ends.values()), default=None)
+    return {cid: top for cid in ends}

@@ -9,9 +9,10 @@ from . import handlers as pools
 from . import ticks
 from .trailing import trailing
 from .bribes import bribes
+from .history import periods
 from .schemas import SCHEMAS
 from ...cursors import CURSOR_EXPIRED, MAX_CURSOR_CHARS
-from ..common.params import CHAIN_UNAVAILABLE_DOC, CURATION_TEXT, MARKET_SECONDS, PATH_CHAIN_ID, windows_param
+from ..common.params import ALIGNMENT, CHAIN_UNAVAILABLE_DOC, CURATION_TEXT, MARKET_SECONDS, PATH_CHAIN_ID, windows_param
 
 __all__ = ["ROUTES", "SCHEMAS"]
 
@@ -47,6 +48,25 @@ TICK_ERRORS = (
     ErrorDoc(400, CURSOR_EXPIRED, "The cursor is older than 24 hours, was issued by an earlier release, or the curation "
              "publication changed: restart the traversal without it."),
 )
+
+HISTORY_TEXT = (
+    " Periods end at the chain's anchor (the end of the latest hourly bucket completed by the published snapshot; "
+    "alignment=rolling) or on UTC boundaries with the running one clipped there and `partial` (utc), as "
+    "/v1/protocol/history. Flows: with every hourly bucket of the chain in the period stored, the sum of the pool's "
+    "buckets (zero where it did not trade or did not exist yet); otherwise null, never a partial sum. "
+    "`historicalState`: the pool's state at the close of its latest hourly bucket at or before the period's end "
+    "(holdings, liquidity, price), `activity: carried` when no bucket of the period recorded a transaction; each "
+    "holding valued with the token's historical valuation at the period's closing hour boundary (a leg without one "
+    "leaves the total null). Where no state exists, `stateGap` says why (before_pool_created, not_indexed, "
+    "not_yet_observed)." + CURATION_TEXT)
+
+
+def period_route(path: str, name: str, summary: str, description: str, days: Param) -> Route:
+    return Route(path, name, periods, summary, ref("V1PoolPeriods"),
+                 params=(PATH_CHAIN_ID, POOL_ADDRESS, SCOPE, ALIGNMENT, days), cache_seconds=MARKET_SECONDS,
+                 snapshot=True, multichain=True, feature="pools", curation=True, tags=("pools",),
+                 errors=(CHAIN_UNAVAILABLE_DOC, POOL_NOT_FOUND_DOC), description=description + HISTORY_TEXT)
+
 
 ROUTES = (
     Route("/pools/{chainId}/{poolAddress}", "pool", pools.pool, "One pool", ref("V1PoolDetail"),
@@ -85,6 +105,14 @@ ROUTES = (
                       "a /v1/pools row's flowWindows: with every hourly bucket of the window indexed, the sum of the "
                       "pool's buckets (zero where it did not trade or did not exist yet); otherwise null, never a "
                       "partial sum. The 24h and 7d windows equal the pool's /v1/pools row." + CURATION_TEXT),
+    period_route("/pools/{chainId}/{poolAddress}/history", "pool_history", "A pool's hourly periods",
+                 "The last `days` days of the pool's hourly periods, oldest first: volume, fees and transactions, "
+                 "and the state closing each hour.",
+                 Param("days", "integer", "Days of hourly periods", default=7, minimum=1, maximum=90)),
+    period_route("/pools/{chainId}/{poolAddress}/daily", "pool_daily", "A pool's daily periods",
+                 "The pool's last `days` daily periods, oldest first: volume, fees and transactions, and the state "
+                 "closing each day.",
+                 Param("days", "integer", "Daily periods", default=90, minimum=1, maximum=3660)),
     Route("/pools/{chainId}/{poolAddress}/bribes", "pool_bribes", bribes, "A pool's notified funding per epoch",
           ref("V1PoolBribes"), params=(
               PATH_CHAIN_ID, POOL_ADDRESS, SCOPE,

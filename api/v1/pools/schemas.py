@@ -5,6 +5,8 @@ from ...schema import ISO_TIME, RAW_INTEGER, nullable, nullable_ref, obj
 from ..common.prices import REASONS
 from ..common.schemas import DECIMAL, LOWER_ADDRESS
 from ..discovery.schemas import FLOW_WINDOW, SCHEMAS as DISCOVERY_SCHEMAS
+from ..protocol.schemas import HEAD, SPAN
+from .history import NO_SAFE_PRICE, STATE_GAPS, VALUATION, VALUATION_PENDING
 from .state import CUSTODY_FIELDS, CUSTODY_SOURCE, DEPOSIT_USD
 
 PRICE = {**DECIMAL, "description": "token1 per token0 (or its inverse) in human units, exact from the pool's integer "
@@ -178,7 +180,62 @@ BRIBES = obj({
     })},
 }, "The notified funding (bribes) of a pool's gauges per epoch. Not claimed rewards, trading fees or emissions.")
 
+HISTORICAL_HOLDING = obj({
+    **{k: HOLDING["properties"][k] for k in ("token", "symbol", "decimals", "amount")},
+    "amountRaw": {**RAW_INTEGER, "description": "the pool's holding of the token at the bucket's close, raw units "
+                  "(exact); null when the token's decimals were unknown"},
+    "priceUsd": {**DECIMAL, "description": "the token's historical valuation at valuedAt (the period's closing hour "
+                 "boundary); null: see priceReason"},
+    "priceSource": {"type": ["string", "null"], "enum": [VALUATION, None]},
+    "priceRevision": nullable("integer", "how often that hour's valuation changed since first written (1: never)"),
+    "priceReason": {"type": ["string", "null"], "enum": [VALUATION_PENDING, NO_SAFE_PRICE, None],
+                    "description": f"{VALUATION_PENDING}: the hour is not valued yet; {NO_SAFE_PRICE}: it was valued "
+                                   "without a safe price"},
+    "valueUsd": {**DECIMAL, "description": "amount x priceUsd; null when either is unavailable"},
+}, "One token the pool held at the period's close, valued with the period's historical price.")
+
+HISTORICAL_STATE = obj({
+    "bucketHour": {**ISO_TIME, "description": "the hourly bucket whose close state this is: the latest one at or "
+                   "before the period's close that recorded a state (earlier than the period when carried)"},
+    "activity": {"enum": ["changed", "carried"], "description": "changed: a bucket of the period recorded a "
+                 "transaction; carried: none did, the state is the previous one's"},
+    "holdings": {"type": "array", "minItems": 2, "maxItems": 2, "items": HISTORICAL_HOLDING,
+                 "description": "token0, then token1"},
+    "valueUsd": {**DECIMAL, "description": "both legs' valueUsd summed; null unless both are known"},
+    "usdComplete": {"type": "boolean"},
+    "valuedAt": {**ISO_TIME, "description": "the boundary the legs are valued at: the period's end (a running "
+                 "period's: the chain's anchor)"},
+    "marginalPrices": LIQUIDITY_STATE["properties"]["marginalPrices"],
+    "sqrtPriceX96": LIQUIDITY_STATE["properties"]["sqrtPriceX96"],
+    "tick": LIQUIDITY_STATE["properties"]["tick"],
+    "activeLiquidityRaw": LIQUIDITY_STATE["properties"]["activeLiquidityRaw"],
+}, "The pool's indexed state closing the period (its latest hourly bucket's close), valued with the period's "
+   "historical prices. An indexed observation, not a quote.")
+
+PERIODS = obj({
+    "chainId": {"type": "integer"},
+    "address": LOWER_ADDRESS,
+    **HEAD,
+    "alignment": {"enum": ["rolling", "utc"]},
+    "periodSeconds": {"enum": [3600, 86400]},
+    "periods": {"type": "array", "description": "oldest first", "items": obj({
+        **SPAN,
+        "hoursCovered": {**SPAN["hoursCovered"], "description": "the chain's hourly buckets stored in the period"},
+        "volumeUsd": {**DECIMAL, "description": "the pool's volume in the period (USD at each swap); null unless every "
+                      "expected hour of the chain is stored, never a partial sum"},
+        "feesUsd": {**DECIMAL, "description": "the pool's trading fees in the period; null as volumeUsd"},
+        "txCount": nullable("integer", "the pool's transactions in the period; null as volumeUsd"),
+        "historicalState": {"oneOf": [HISTORICAL_STATE, {"type": "null"}], "description": "null: see stateGap"},
+        "stateGap": {"type": ["string", "null"], "enum": [*STATE_GAPS, None],
+                     "description": "why the period has no state: before_pool_created, not_indexed (a chain hour "
+                                    "since the pool's last state is not stored), not_yet_observed (the period starts "
+                                    "at or after the anchor)"},
+    })},
+}, "A pool's periods: published volume, fees and transactions, and the indexed state closing each period with its "
+   "holdings valued at the period's historical prices and its marginal price (the sampled price history).")
+
 SCHEMAS = {
+    "V1PoolPeriods": PERIODS,
     "V1PoolBribes": BRIBES,
     "V1PoolTrailing": TRAILING,
     "V1PoolTicks": TICKS,

@@ -14,8 +14,9 @@ from typing import Any
 from ...offload import off_loop
 from ...routes import RequestContext, runs
 from ....core.epochs import DAY, HOUR
-from ..common.anchors import ROLLING_WINDOWS, Anchor, anchors, spans, trailing_windows
-from ..common.flows import POLICY, add, combine, span, stamp
+from ..common.anchors import ROLLING_WINDOWS, Anchor, anchors, period_tops, spans, trailing_windows
+from ..common.flows import BEFORE_FIRST_ACTIVITY, NOT_INDEXED, POLICY, combine, span, stamp
+from ...coverage import FRESH
 
 FLOW_METRICS = ("volumeUsd", "feesUsd")
 PERIODS = {"history": HOUR, "daily": DAY}  # route -> period length
@@ -93,16 +94,6 @@ async def volume(ctx: RequestContext) -> dict[str, Any]:
             "totals": totals, "policy": POLICY}
 
 
-def _tops(at: list[Anchor], period: int, utc: bool) -> dict[int, int]:
-    """Each anchored chain's newest period end: its anchor (rolling), or the end of the newest
-    calendar period any covered chain has observed into (utc: the same periods for every chain)."""
-    ends = {a.chain.chain_id: a.end for a in at if a.end is not None}
-    if not utc:
-        return ends
-    top = max((-(-end // period) * period for end in ends.values()), default=None)
-    return {cid: top for cid in ends}
-
-
 @runs("protocol", "protocol_periods")
 async def periods(ctx: RequestContext) -> dict[str, Any]:
     """/history (hourly periods) and /daily (daily periods), newest `days` worth, oldest first."""
@@ -110,7 +101,7 @@ async def periods(ctx: RequestContext) -> dict[str, Any]:
     utc = ctx.params["alignment"] == "utc"
     count = ctx.params["days"] * DAY // period
     at = await anchors(ctx)
-    tops = _tops(at, period, utc)
+    tops = period_tops(at, period, utc)
     anchored = [a for a in at if a.chain.chain_id in tops]
     rows = await ctx.rows("protocol_periods", chain_ids=[a.chain.chain_id for a in anchored],
                           tops=[tops[a.chain.chain_id] for a in anchored], ends=[a.end for a in anchored],
@@ -124,37 +115,84 @@ async def periods(ctx: RequestContext) -> dict[str, Any]:
 
 def _periods(at: list[Anchor], anchored: list[Anchor], tops: dict[int, int], rows: list[dict[str, Any]], period: int,
              count: int, utc: bool) -> dict[str, Any]:
-    """`periods`' answer but its alignment."""
+    """`periods`' answer but its alignment. Thousands of periods a chain: a period wholly inside
+    the chain's market ([first activity, anchor)) takes the direct path, whose figure is what
+    `span` gives it; the others call `span`. Timestamps are printed once per answer."""
     found = {(int(r["chain_id"]), int(r["k"])): r for r in rows}
+    stamps: dict[int, str] = {}
+
+    def printed(t: int) -> str:
+        text = stamps.get(t)
+        if text is None:
+            text = stamps[t] = stamp(t)
+        return text
+
+    expected = period // HOUR
     series: dict[int, list[dict]] = {}
     for a in anchored:
-        cid, top = a.chain.chain_id, tops[a.chain.chain_id]
+        cid, top, end, first = a.chain.chain_id, tops[a.chain.chain_id], a.end, a.first_hour
         out = []
-        for k in reversed(range(count)):
+        for k in range(count - 1, -1, -1):
             row = found.get((cid, k))
-            figure = span(top - (k + 1) * period, top - k * period, a.end, a.first_hour,
-                          row if row is not None and row["hours"] else None)
+            start, stop = top - (k + 1) * period, top - k * period
+            covered = row["hours"] if row is not None else 0
+            if stop <= end and (first is None or start >= first):
+                figure = {
+                    "from": printed(start), "toExclusive": printed(stop), "durationSeconds": period, "partial": False,
+                    "volumeUsd": row["volume_usd"] if covered else None, "feesUsd": row["fees_usd"] if covered else None,
+                    "hoursCovered": covered, "hoursExpected": expected, "complete": covered == expected,
+                    "gap": None if covered else NOT_INDEXED,
+                }
+            else:
+                figure = span(start, stop, end, first, row if covered else None)
             figure["tvlUsd"] = None if row is None else row["tvl_usd"]
-            figure["tvlObservedAt"] = None if row is None or row["tvl_at"] is None else stamp(row["tvl_at"])
+            figure["tvlObservedAt"] = None if row is None or row["tvl_at"] is None else printed(row["tvl_at"])
             out.append(figure)
         series[cid] = out
-    totals = []
-    for i in range(count if series else 0):
-        parts = [(a.chain.chain_id, a.chain.state, series[a.chain.chain_id][i] if a.chain.chain_id in series else None)
-                 for a in at]
-        figures = [fig for _, _, fig in parts if fig is not None]
-        totals.append({
-            "from": min(f["from"] for f in figures),
-            "toExclusive": max(f["toExclusive"] for f in figures),
-            "synchronized": utc,
-            "partial": any(f["partial"] for f in figures),
-            **combine(parts, FLOW_METRICS),
-            "tvlUsd": add(f["tvlUsd"] for f in figures),
-            "tvlChainIds": [cid for cid, _, f in parts if f is not None and f["tvlUsd"] is not None],
-        })
     return {
         "periodSeconds": period,
         "chains": [{**a.head(), "periods": series.get(a.chain.chain_id)} for a in at],
-        "totals": totals,
+        "totals": _period_totals(at, series, count if series else 0, utc),
         "policy": POLICY,
     }
+
+
+def _period_totals(at: list[Anchor], series: dict[int, list[dict]], count: int, utc: bool) -> list[dict]:
+    """Per period index the chains' periods added: `combine` of their flows (a period's volume and
+    fees are known together or not at all), the TVL observations added."""
+    chains = [(a.chain.chain_id, a.chain.state == FRESH, series.get(a.chain.chain_id)) for a in at]
+    missing_always = sorted(cid for cid, _, periods in chains if periods is None)
+    present = [(cid, fresh, periods) for cid, fresh, periods in chains if periods is not None]
+    totals = []
+    for i in range(count):
+        figures = [(cid, fresh, periods[i]) for cid, fresh, periods in present]
+        volume = fees = tvl = None
+        summed, missing, tvl_ids = [], list(missing_always), []
+        complete = not missing_always
+        partial = False
+        for cid, fresh, f in figures:
+            if f["volumeUsd"] is not None:
+                volume = f["volumeUsd"] if volume is None else volume + f["volumeUsd"]
+                fees = f["feesUsd"] if fees is None else fees + f["feesUsd"]
+                summed.append(cid)
+            elif f["gap"] != BEFORE_FIRST_ACTIVITY:
+                missing.append(cid)
+            complete = complete and fresh and f["complete"]
+            partial = partial or f["partial"]
+            if f["tvlUsd"] is not None:
+                tvl = f["tvlUsd"] if tvl is None else tvl + f["tvlUsd"]
+                tvl_ids.append(cid)
+        totals.append({
+            "from": min(f["from"] for _, _, f in figures),
+            "toExclusive": max(f["toExclusive"] for _, _, f in figures),
+            "synchronized": utc,
+            "partial": partial,
+            "volumeUsd": volume,
+            "feesUsd": fees,
+            "chainIds": summed,
+            "missingChainIds": sorted(missing),
+            "complete": complete and not missing,
+            "tvlUsd": tvl,
+            "tvlChainIds": tvl_ids,
+        })
+    return totals

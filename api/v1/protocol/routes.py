@@ -7,13 +7,10 @@ from ...schema import ref
 from ...validation import Param
 from . import handlers as protocol
 from .schemas import SCHEMAS
-from ..common.params import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS, windows_param
+from ..common.params import ALIGNMENT, CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS, windows_param
 
 __all__ = ["ROUTES", "SCHEMAS"]
 
-ALIGNMENT = Param("alignment", "enum", "rolling: periods end at each chain's latest completed hourly bucket; utc: "
-                  "calendar periods shared by every chain, the running one clipped and marked partial",
-                  default="rolling", choices=("rolling", "utc"))
 WINDOWS = windows_param("24h,7d,30d")
 PROTOCOL_DESCRIPTION = (
     " Covers the chains with the `pools` feature (default: all of them; a selected chain without it is 404 "
