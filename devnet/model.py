@@ -333,6 +333,10 @@ class ChainSim:
                 "tvlUsd": tvl,
                 "reserve0": str(st.reserve0),
                 "reserve1": str(st.reserve1),
+                # concentrated liquidity: the pool's slot0 price and tick and its active liquidity
+                "sqrtPriceX96": str(st.sqrt_price) if p.is_cl else None,
+                "tick": st.tick if p.is_cl else None,
+                "liquidity": str(st.liquidity) if p.is_cl else None,
                 "volumeUsd": st.volume_usd,
                 "feesUsd": st.fees_usd,
                 "txCount": st.tx_count,

@@ -96,9 +96,44 @@ def test_hourly_periods_are_the_devnets_hours(api, stack, pools):
         assert [unix(p["toExclusive"]) for p in data["periods"]] == list(range(anchor - 47 * HOUR, anchor + 1, HOUR))
         for period in data["periods"]:
             check_period(period, sim.pool(row["address"]), sim, counts)
-    # quiet pools leave hours without a transaction; young pools, hours before they existed
-    assert counts["changed"] and counts["carried"] and counts["before"], counts
+    assert counts["changed"] and counts["carried"], counts  # quiet pools leave hours without a transaction
     assert {r["chainId"] for r in pools} == set(CHAINS)
+
+
+def test_a_young_pool_has_no_state_before_it_existed(api, stack, pools):
+    """Each chain's youngest pool, over hours from before its creation (after the chain's first)."""
+    counts = {"changed": 0, "carried": 0, "before": 0}
+    for cid in CHAINS:
+        sim = stack.devnet.sim(cid)
+        listed = {r["address"] for r in pools if r["chainId"] == cid}
+        young = max((p for p in sim.pools if p.id in listed), key=lambda p: p.created_ts)
+        assert young.created_ts > min(p.created_ts for p in sim.pools)
+        data = api.get(f"/v1/pools/{cid}/{young.id}/history?scope=all&days=1").json()["data"]
+        days = -(-(unix(data["anchorAt"]) - young.created_ts + 3 * HOUR) // DAY)
+        data = api.get(f"/v1/pools/{cid}/{young.id}/history?scope=all&days={days}").json()["data"]
+        first = unix(data["firstMarketActivityHour"])
+        for period in data["periods"]:
+            if unix(period["from"]) >= first:
+                check_period(period, young, sim, counts)
+    assert counts["before"] >= 3 * len(CHAINS) and counts["changed"], counts
+
+
+def test_the_newest_hour_closes_with_the_state_at_its_last_block(api, stack, pools):
+    """The devnet's truth over HTTP (truth/state at the hour's last block), pool by pool."""
+    for cid in CHAINS:
+        sim = stack.devnet.sim(cid)
+        chain_pools = [r for r in pools if r["chainId"] == cid]
+        truth = None
+        for row in chain_pools:
+            last = api.get(f"/v1/pools/{cid}/{row['address']}/history?scope=all&days=1").json()["data"]["periods"][-1]
+            stop = unix(last["toExclusive"])
+            if truth is None:
+                truth = stack.truth("state", cid, block=sim.block_at(stop - 1))
+                assert truth["timestamp"] == stop - sim.block_time
+            pool, state = truth["pools"][row["address"]], last["historicalState"]
+            assert [h["amountRaw"] for h in state["holdings"]] == [pool["reserve0"], pool["reserve1"]]
+            assert (state["sqrtPriceX96"], state["tick"], state["activeLiquidityRaw"]) == (
+                pool["sqrtPriceX96"], pool["tick"], pool["liquidity"])
 
 
 def test_utc_days_clip_the_running_one(api, stack, pools):
