@@ -31,7 +31,7 @@ from ..common.decimals import decimal_text, fraction_text
 from ..common.flows import NOT_INDEXED, NOT_YET_OBSERVED, span, stamp
 from ..common.path_chain import path_chain
 from .handlers import not_found
-from .state import marginal_prices
+from .state import holding, marginal_prices
 
 PERIODS = {"pool_history": HOUR, "pool_daily": DAY}  # route -> period length
 BEFORE_POOL_CREATED = "before_pool_created"
@@ -129,17 +129,12 @@ def _value(out: list[dict], row: dict[str, Any], prices: dict[tuple[str, int], t
 
 def _leg(row: dict[str, Any], side: str, raw: int | None, boundary: int,
          prices: dict[tuple[str, int], tuple]) -> tuple[dict[str, Any], Fraction | None]:
-    decimals = row[f"{side}_decimals"]
-    amount = None if raw is None or decimals is None else Fraction(int(raw), 10**decimals)
+    leg, amount = holding(row, side, raw)
     valuation = prices.get((row[f"{side}_address"], boundary))
     price = None if valuation is None else valuation[0]
     value = None if amount is None or price is None else amount * Fraction(price)
     return {
-        "token": row[f"{side}_address"],
-        "symbol": row[f"{side}_symbol"],
-        "decimals": decimals,
-        "amountRaw": None if raw is None else str(raw),
-        "amount": fraction_text(amount),
+        **leg,
         "priceUsd": decimal_text(price),
         "priceSource": VALUATION if valuation is not None else None,
         "priceRevision": None if valuation is None else int(valuation[2]),

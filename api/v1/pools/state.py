@@ -26,20 +26,29 @@ def _int(text: str | None) -> int | None:
     return None if text is None else int(text)
 
 
-def _leg(row: dict[str, Any], side: str, raw: int | None, priced: PriceAt,
-         max_age: int) -> tuple[dict[str, Any], Fraction | None]:
-    """The served leg and its exact USD value (None: unavailable)."""
+def holding(row: dict[str, Any], side: str, raw: int | None) -> tuple[dict[str, Any], Fraction | None]:
+    """A held token (side "token0" or "token1" of the row) and its exact decimal amount (None:
+    unknown), before it is priced."""
     decimals = row[f"{side}_decimals"]
-    amount = None if raw is None or decimals is None else Fraction(raw, 10**decimals)
-    observation, reason = priced.current(max_age)
-    price = priced.price(max_age)
-    value = None if amount is None or price is None else amount * Fraction(price)
+    amount = None if raw is None or decimals is None else Fraction(int(raw), 10**decimals)
     return {
         "token": row[f"{side}_address"],
         "symbol": row[f"{side}_symbol"],
         "decimals": decimals,
         "amountRaw": None if raw is None else str(raw),
         "amount": fraction_text(amount),
+    }, amount
+
+
+def _leg(row: dict[str, Any], side: str, raw: int | None, priced: PriceAt,
+         max_age: int) -> tuple[dict[str, Any], Fraction | None]:
+    """The served leg and its exact USD value (None: unavailable)."""
+    leg, amount = holding(row, side, raw)
+    observation, reason = priced.current(max_age)
+    price = priced.price(max_age)
+    value = None if amount is None or price is None else amount * Fraction(price)
+    return {
+        **leg,
         "price": observation,
         "priceReason": reason,
         "valueUsd": fraction_text(value),
