@@ -63,6 +63,22 @@ def test_a_pool_detail_through_the_generated_client(served):
     assert as_sent(model.to_dict()) == body(url + f"/v1/pools/{row['chainId']}/{row['address']}")
 
 
+@pytest.mark.parametrize("name, query, kwargs", [
+    ("pool_history", "?days=2", {"days": 2}),
+    ("pool_daily", "?days=3", {"days": 3}),
+    ("pool_trailing", "", {}),
+    ("pool_bribes", "?limit=3", {"limit": 3}),
+])
+def test_a_pools_sub_routes_through_the_generated_client(served, name, query, kwargs):
+    """A pool's periods with their historical states, its trailing windows and its epochs of bribes."""
+    package, client, url = served
+    row = body(url + "/v1/pools?limit=1")["data"]["rows"][0]
+    model = operation(package, "pools", name).sync(row["chainId"], row["address"], client=client, **kwargs)
+    assert type(model).__module__.startswith("v1_client.models.")
+    path = f"/v1/pools/{row['chainId']}/{row['address']}/{name.removeprefix('pool_')}{query}"
+    assert as_sent(model.to_dict()) == body(url + path)
+
+
 def test_a_ticks_traversal_through_the_generated_client(served):
     """A CL pool's ticks in pages of 1 by nextCursor through the client equal its unpaged ticks."""
     package, client, url = served
