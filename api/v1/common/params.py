@@ -21,6 +21,7 @@ def windows_param(default: str) -> Param:
     """The `windows` parameter of the trailing-window routes, with the route's default."""
     return Param("windows", "windows", "Up to six trailing windows, whole hours or days from 1h to 366d", default=default)
 
+
 ALIGNMENT = Param("alignment", "enum", "rolling: periods end at each chain's latest completed hourly bucket; utc: "
                   "calendar periods shared by every chain, the running one clipped and marked partial",
                   default="rolling", choices=("rolling", "utc"))
