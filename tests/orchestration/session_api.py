@@ -4,6 +4,7 @@ repository's, published unless one already is: a module may have published a lat
 from __future__ import annotations
 
 import dataclasses
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -27,3 +28,19 @@ def v1_server(stack, folder: Path) -> Iterator[ApiServer]:
     settings = dataclasses.replace(stack.settings, stale_after_minutes=STALE_AFTER_MINUTES, api_workers=1)
     with ApiServer(settings, families=("v1",), log_path=folder / "api.log") as server:
         yield server
+
+
+def wait_for_snapshot(api, path: str, chain_id: int, at: int, timeout: float = 10.0) -> dict:
+    """The answer of `path` once the API serves chain `chain_id`'s snapshot published at `at`
+    (Unix seconds): the event is the served `meta.chains[].snapshotAt`, which each worker's pointer
+    picks up within a second of the publication (api/snapshots.py); polled, bounded by `timeout`."""
+    from ve_analytics.core.epochs import iso
+
+    deadline = time.monotonic() + timeout
+    while True:
+        body = api.get(path).json()
+        served = next(c for c in body["meta"]["chains"] if c["chainId"] == chain_id)["snapshotAt"]
+        if served == iso(at) or time.monotonic() > deadline:
+            assert served == iso(at), body["meta"]
+            return body
+        time.sleep(0.25)

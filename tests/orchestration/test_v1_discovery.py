@@ -19,6 +19,7 @@ import pytest
 
 from discovery_truth import Curated, expected_order, parse
 from orchestration_session import CHAINS, LAGGING
+from session_api import wait_for_snapshot
 from session_curation import session_source
 from support.api_server import ApiServer
 from support.contract_check import CheckedClient
@@ -279,19 +280,6 @@ def test_a_snapshot_published_mid_traversal_does_not_mix_into_it(api, stack):
         cursor = body["pageInfo"]["nextCursor"]
     assert rows == whole["data"]["rows"] and all(m == whole["meta"]["chains"] for m in metas)
     assert fresh["meta"]["chains"] != whole["meta"]["chains"]
-
-
-def wait_for_snapshot(api, path: str, chain_id: int, at: int, timeout: float = 10.0) -> dict:
-    import time
-
-    deadline = time.monotonic() + timeout
-    while True:
-        body = api.get(path).json()
-        chain = next(c for c in body["meta"]["chains"] if c["chainId"] == chain_id)
-        if parse(chain["snapshotAt"]) == at or time.monotonic() > deadline:
-            assert parse(chain["snapshotAt"]) == at, body["meta"]
-            return body
-        time.sleep(0.25)
 
 
 def test_a_new_curation_publication_expires_running_traversals(api, stack, tmp_path):

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from orchestration_session import CHAINS, LAGGING, NO_CL
-from session_api import v1_server
+from session_api import v1_server, wait_for_snapshot
 from support.contract_check import CheckedClient
 
 from ve_analytics.core.epochs import QUARTER_HOUR
@@ -142,7 +142,7 @@ def test_a_traversal_stays_on_its_snapshot_across_a_new_publication(api, stack):
     if stack.devnet_now() < target + 60:
         stack.advance_clock(target + 60 - stack.devnet_now())
     run_snapshot(stack.settings, target, chain_id=56)
-    fresh = wait_for_new_snapshot(api, ticks_path(row, limit=2), whole["snapshotAt"])
+    fresh = wait_for_snapshot(api, ticks_path(row, limit=2), 56, target)["data"]
     ticks, cursor = list(first["data"]["ticks"]), first["pageInfo"]["nextCursor"]
     while cursor:  # the rest of the traversal, after the API serves the new snapshot
         body = api.get(f"{path}&cursor={cursor}").json()
@@ -152,18 +152,6 @@ def test_a_traversal_stays_on_its_snapshot_across_a_new_publication(api, stack):
     assert ticks == whole["ticks"]
     truth = stack.truth("ticks", 56, pool=row["address"], block=fresh["blockNumber"])
     assert [t["tick"] for t in fresh["ticks"]] == [t["tick"] for t in truth["ticks"][:2]]
-
-
-def wait_for_new_snapshot(api, path: str, old: str, timeout: float = 10.0) -> dict:
-    import time
-
-    deadline = time.monotonic() + timeout
-    while True:
-        data = api.get(path).json()["data"]
-        if data["snapshotAt"] != old or time.monotonic() > deadline:
-            assert data["snapshotAt"] != old
-            return data
-        time.sleep(0.25)
 
 
 def test_errors_have_their_own_codes(api, stack):
