@@ -8,8 +8,9 @@ import hashlib
 from typing import Any
 
 from ...coverage import ChainCoverage
-from ...cursors import expired
+from ...cursors import FILTERS, ROUTE, expired
 from ...snapshots import Snapshot
+from .path_chain import path_chain
 
 
 def digest(value: Any) -> str:
@@ -26,6 +27,22 @@ def pinned(vector: list[list]) -> tuple[ChainCoverage, ...]:
 def vector_of(chains: tuple[ChainCoverage, ...]) -> list[list]:
     return [[c.chain_id, c.state, c.snapshot.param, c.snapshot.at_iso, c.snapshot.unix, c.snapshot.indexed_at,
              c.snapshot.available_at] for c in chains]
+
+
+def traversal(ctx, filters: str, fmt: int) -> tuple[dict | None, ChainCoverage]:
+    """Where a single-chain traversal's page reads: for a first page (no `cursor` parameter) no
+    payload and the path's chain at its published snapshot; for a later one, `resumed`."""
+    if not ctx.params["cursor"]:
+        return None, path_chain(ctx)
+    return resumed(ctx, ctx.params["cursor"], filters, fmt)
+
+
+def next_cursor(ctx, filters: str, fmt: int, chain: ChainCoverage, **position: Any) -> str:
+    """The signed cursor of a single-chain traversal's next page: `resumed`'s bindings and the
+    route's `position` fields."""
+    return ctx.app.ctx.cursors.encode({"v": fmt, ROUTE: ctx.route.name, FILTERS: filters,
+                                       "cur": ctx.coverage.curation.digest, "chains": vector_of((chain,)),
+                                       **position})
 
 
 def resumed(ctx, cursor: str, filters: str, fmt: int) -> tuple[dict, ChainCoverage]:

@@ -19,12 +19,11 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from ...cursors import FILTERS, ROUTE, filters_digest
+from ...cursors import filters_digest
 from ...routes import RequestContext, runs
 from ....core.epochs import WEEK, epoch_start, iso
 from ..common.decimals import decimal_text, fraction_text
-from ..common.path_chain import path_chain
-from ..common.traversal import resumed, vector_of
+from ..common.traversal import next_cursor, traversal
 from .handlers import not_found
 
 CURSOR_FORMAT = 1
@@ -65,18 +64,12 @@ def _epoch(start: int, entries: list[tuple], covered: tuple[int | None, int], fi
 async def bribes(ctx: RequestContext) -> dict[str, Any]:
     p = ctx.params
     cid, address, limit = p["chainId"], p["poolAddress"], p["limit"]
-    curation = ctx.coverage.curation
-    codec = ctx.app.ctx.cursors
     filter_digest = filters_digest({"chainId": cid, "address": address, "scope": p["scope"]})
-    if p["cursor"]:
-        payload, chain = resumed(ctx, p["cursor"], filter_digest, CURSOR_FORMAT)
-        newest = payload["next"]
-    else:
-        chain = path_chain(ctx)
-        newest = epoch_start(chain.snapshot.unix)
+    payload, chain = traversal(ctx, filter_digest, CURSOR_FORMAT)
+    newest = payload["next"] if payload else epoch_start(chain.snapshot.unix)
     oldest = newest - (limit - 1) * WEEK
     rows = await ctx.rows("pool_bribes", chain_id=cid, snapshot_at=chain.snapshot.param, address=address,
-                          curation=curation.digest, scope_all=int(p["scope"] == "all"), epoch_from=oldest,
+                          curation=ctx.coverage.curation.digest, scope_all=int(p["scope"] == "all"), epoch_from=oldest,
                           epoch_to=newest + WEEK)
     if not rows or not rows[0]["servable"]:
         raise not_found(cid, address, p["scope"])
@@ -94,8 +87,7 @@ async def bribes(ctx: RequestContext) -> dict[str, Any]:
     more = oldest > first
     if any(e["partial"] or e["gap"] or not e["usdComplete"] for e in epochs):
         ctx.meta["complete"] = False
-    ctx.meta["pageInfo"] = {"hasNextPage": more, "nextCursor": codec.encode({
-        "v": CURSOR_FORMAT, ROUTE: ctx.route.name, FILTERS: filter_digest, "cur": curation.digest,
-        "chains": vector_of((chain,)), "next": oldest - WEEK}) if more else None}
+    ctx.meta["pageInfo"] = {"hasNextPage": more, "nextCursor": next_cursor(
+        ctx, filter_digest, CURSOR_FORMAT, chain, next=oldest - WEEK) if more else None}
     return {"chainId": cid, "address": address, "snapshotAt": chain.snapshot.at_iso,
             "firstEpoch": iso(first), "epochs": epochs}

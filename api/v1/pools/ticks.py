@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cursors import FILTERS, ROUTE, filters_digest
+from ...cursors import filters_digest
 from ...errors import ApiError
 from ...routes import RequestContext, runs
-from ..common.path_chain import path_chain
-from ..common.traversal import resumed, vector_of
+from ..common.traversal import next_cursor, traversal
 from .handlers import not_found
 
 CURSOR_FORMAT = 1
@@ -40,18 +39,15 @@ async def page(ctx: RequestContext) -> dict[str, Any]:
     if lower >= upper:
         raise ApiError(400, INVALID_TICK_RANGE, f"tickLower ({lower}) must be below tickUpper ({upper}): tickLower is "
                        "inclusive, tickUpper exclusive")
-    curation = ctx.coverage.curation
-    codec = ctx.app.ctx.cursors
     filter_digest = filters_digest({"chainId": cid, "address": address, "scope": p["scope"], "tickLower": lower,
                                     "tickUpper": upper})
-    if p["cursor"]:
-        payload, chain = resumed(ctx, p["cursor"], filter_digest, CURSOR_FORMAT)
+    payload, chain = traversal(ctx, filter_digest, CURSOR_FORMAT)
+    if payload:
         start, before_range, before_page = payload["next"], int(payload["beforeRange"]), int(payload["beforePage"])
     else:
-        chain = path_chain(ctx)
         start, before_range, before_page = lower, None, None
     rows = await ctx.rows("pool_ticks", chain_id=cid, snapshot_at=chain.snapshot.param, address=address,
-                          curation=curation.digest, scope_all=int(p["scope"] == "all"), tick_lower=lower,
+                          curation=ctx.coverage.curation.digest, scope_all=int(p["scope"] == "all"), tick_lower=lower,
                           tick_upper=upper, start=start, take=limit + 1, with_before=int(before_range is None))
     if not rows or not rows[0]["servable"]:
         raise not_found(cid, address, p["scope"])
@@ -69,11 +65,9 @@ async def page(ctx: RequestContext) -> dict[str, Any]:
     complete = bool(row["verified"])
     if not complete:
         ctx.meta["complete"] = False
-    ctx.meta["pageInfo"] = {"hasNextPage": more, "nextCursor": codec.encode({
-        "v": CURSOR_FORMAT, ROUTE: ctx.route.name, FILTERS: filter_digest, "cur": curation.digest,
-        "chains": vector_of((chain,)), "next": boundaries[-1]["tick"] + 1, "beforeRange": str(before_range),
-        "beforePage": str(running),
-    }) if more else None}
+    ctx.meta["pageInfo"] = {"hasNextPage": more, "nextCursor": next_cursor(
+        ctx, filter_digest, CURSOR_FORMAT, chain, next=boundaries[-1]["tick"] + 1, beforeRange=str(before_range),
+        beforePage=str(running)) if more else None}
     return {
         "chainId": cid,
         "address": address,
