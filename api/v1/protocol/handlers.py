@@ -159,18 +159,18 @@ def _periods(at: list[Anchor], anchored: list[Anchor], tops: dict[int, int], row
 
 def _period_totals(at: list[Anchor], series: dict[int, list[dict]], count: int, utc: bool) -> list[dict]:
     """Per period index the chains' periods added: `combine` of their flows (a period's volume and
-    fees are known together or not at all), the TVL observations added."""
-    chains = [(a.chain.chain_id, a.chain.state == FRESH, series.get(a.chain.chain_id)) for a in at]
-    missing_always = sorted(cid for cid, _, periods in chains if periods is None)
-    present = [(cid, fresh, periods) for cid, fresh, periods in chains if periods is not None]
+    fees are known together or not at all), the TVL observations added. One pass per period over
+    the chains (thousands of periods: no per-period generator or sort)."""
+    missing_always = sorted(a.chain.chain_id for a in at if a.chain.chain_id not in series)
+    present = [(a.chain.chain_id, a.chain.state == FRESH, series[a.chain.chain_id]) for a in at
+               if a.chain.chain_id in series]
     totals = []
     for i in range(count):
-        figures = [(cid, fresh, periods[i]) for cid, fresh, periods in present]
-        volume = fees = tvl = None
+        volume = fees = tvl = first = last = None
         summed, missing, tvl_ids = [], list(missing_always), []
-        complete = not missing_always
-        partial = False
-        for cid, fresh, f in figures:
+        complete, partial = not missing_always, False
+        for cid, fresh, periods in present:
+            f = periods[i]
             if f["volumeUsd"] is not None:
                 volume = f["volumeUsd"] if volume is None else volume + f["volumeUsd"]
                 fees = f["feesUsd"] if fees is None else fees + f["feesUsd"]
@@ -182,15 +182,19 @@ def _period_totals(at: list[Anchor], series: dict[int, list[dict]], count: int, 
             if f["tvlUsd"] is not None:
                 tvl = f["tvlUsd"] if tvl is None else tvl + f["tvlUsd"]
                 tvl_ids.append(cid)
+            if first is None or f["from"] < first:  # ISO 8601 UTC stamps order as their instants
+                first = f["from"]
+            if last is None or f["toExclusive"] > last:
+                last = f["toExclusive"]
         totals.append({
-            "from": min(f["from"] for _, _, f in figures),
-            "toExclusive": max(f["toExclusive"] for _, _, f in figures),
+            "from": first,
+            "toExclusive": last,
             "synchronized": utc,
             "partial": partial,
             "volumeUsd": volume,
             "feesUsd": fees,
             "chainIds": summed,
-            "missingChainIds": sorted(missing),
+            "missingChainIds": sorted(missing) if len(missing) > 1 else missing,
             "complete": complete and not missing,
             "tvlUsd": tvl,
             "tvlChainIds": tvl_ids,
