@@ -244,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--days", type=int, default=90, help="devnet history in days (default 90; 7 for a quick check)")
     ap.add_argument("-n", type=int, default=500, help="requests per measurement")
+    ap.add_argument("--hold", action="store_true",
+                    help="after the figures, keep the stack running (URLs printed) until interrupted, to profile by hand")
     args = ap.parse_args(argv)
     setup_logging("WARNING")
 
@@ -397,12 +399,18 @@ def main(argv: list[str] | None = None) -> int:
                     f"{token_rows}-row /tokens/<coreToken>": f"/api/stats/tokens/{core}",
                     "/v1/chains (multichain)": "/v1/chains",
                     "/v1/protocol (multichain)": "/v1/protocol",
-                    "365-day /protocol/history": "/api/stats/protocol/history?days=365"},
+                    "365-day /protocol/history": "/api/stats/protocol/history?days=365",
+                    **{label: path for label, path, *_ in plan if label.startswith("/v1/pools/")}},
             etag_path="/api/stats/protocol", etag=etag, workers=workers,
             warehouse_pid=by_name["warehouse"].proc.pid, api_pid=by_name["api"].proc.pid,
             cold={"/protocol/history?days=364": "/api/stats/protocol/history?days=364",
                   "/votes?latestOnly=true": "/api/stats/votes?latestOnly=true"},
             query_log=Path(env["WAREHOUSE_QUERY_LOG"]), api_user=settings.api_reader_user)
+        if args.hold:
+            print("\nholding the stack (Ctrl-C stops it): "
+                  + ", ".join(f"{name} http://127.0.0.1:{port}" for name, port in ports.items())
+                  + f"; data in {work}", flush=True)
+            threading.Event().wait()
     finally:
         for svc in reversed(services):
             svc.stop()
