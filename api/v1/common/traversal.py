@@ -1,6 +1,6 @@
 """What a paginated /v1 traversal is pinned to: the chains (and their snapshots) its first page
 covered, carried in its signed cursor as a vector, and digests of what else it rests on. Every
-paginated route pins its traversal with these (discovery, price history).
+paginated route pins its traversal with these (discovery, price history, ticks, bribes).
 """
 from __future__ import annotations
 
@@ -37,11 +37,23 @@ def traversal(ctx, filters: str, fmt: int) -> tuple[dict | None, ChainCoverage]:
     return resumed(ctx, ctx.params["cursor"], filters, fmt)
 
 
-def next_cursor(ctx, filters: str, fmt: int, chain: ChainCoverage, **position: Any) -> str:
-    """The signed cursor of a single-chain traversal's next page: `resumed`'s bindings and the
-    route's `position` fields."""
-    return ctx.app.ctx.cursors.encode({"v": fmt, ROUTE: ctx.route.name, FILTERS: filters,
-                                       "cur": ctx.coverage.curation.digest, "chains": vector_of((chain,)),
+def chains_traversal(ctx, filters: str, fmt: int) -> tuple[dict | None, tuple[ChainCoverage, ...]]:
+    """Where a multichain traversal's page reads: for a first page no payload and the covered
+    chains with a published snapshot; for a later one the payload of its verified cursor and the
+    chains as its first page read them (also set as meta.pinned)."""
+    if not ctx.params["cursor"]:
+        return None, ctx.coverage.require_usable()
+    payload = _verified(ctx, ctx.params["cursor"], filters, fmt)
+    chains = pinned(payload["chains"])
+    ctx.meta["pinned"] = [c.meta() for c in chains]
+    return payload, chains
+
+
+def next_cursor(ctx, filters: str, fmt: int, chains: ChainCoverage | tuple[ChainCoverage, ...], **position: Any) -> str:
+    """The signed cursor of a traversal's next page (one chain, or the chains of a multichain
+    one): `resumed`'s bindings and the route's `position` fields."""
+    return ctx.app.ctx.cursors.encode({"v": fmt, ROUTE: ctx.route.name, FILTERS: filters, "cur": _curation(ctx),
+                                       "chains": vector_of(chains if isinstance(chains, tuple) else (chains,)),
                                        **position})
 
 
@@ -49,11 +61,22 @@ def resumed(ctx, cursor: str, filters: str, fmt: int) -> tuple[dict, ChainCovera
     """A single-chain traversal's later page: the payload of its verified cursor (this route, these
     filters, this release's format `fmt`, the current curation) and the chain as its first page
     read it (also set as meta.pinned). Else 400 invalid_cursor or cursor_expired."""
-    payload = ctx.app.ctx.cursors.decode(cursor, ctx.route.name, filters)
-    if payload.get("v") != fmt:  # signed by an earlier release: its fields may differ
-        raise expired("the cursor was issued by an earlier release")
-    if payload["cur"] != ctx.coverage.curation.digest:
-        raise expired("the curation publication changed since this traversal started")
+    payload = _verified(ctx, cursor, filters, fmt)
     chain = pinned(payload["chains"])[0]
     ctx.meta["pinned"] = [chain.meta()]
     return payload, chain
+
+
+def _verified(ctx, cursor: str, filters: str, fmt: int) -> dict:
+    payload = ctx.app.ctx.cursors.decode(cursor, ctx.route.name, filters)
+    if payload.get("v") != fmt:  # signed by an earlier release: its fields may differ
+        raise expired("the cursor was issued by an earlier release")
+    if payload["cur"] != _curation(ctx):
+        raise expired("the curation publication changed since this traversal started")
+    return payload
+
+
+def _curation(ctx) -> str | None:
+    """The digest of the curation publication the route rests on (None: it rests on none)."""
+    curation = ctx.coverage.curation
+    return None if curation is None else curation.digest

@@ -18,12 +18,13 @@ import asyncio
 from decimal import Decimal
 from typing import Any
 
-from ...cursors import FILTERS, ROUTE, expired, filters_digest
+from ...cursors import expired, filters_digest
 from ...routes import RequestContext, runs
 from . import rows as discovery_rows
 from ..common.anchors import ROLLING_WINDOWS, anchors, trailing_windows
 from ..common.decimals import UNDER_BITS, float_bits, served_at_least, served_at_most
-from ..common.traversal import digest, pinned, vector_of
+from ..common.params import qualified
+from ..common.traversal import chains_traversal, digest, next_cursor
 
 CURSOR_FORMAT = 1
 NOT_FILTERS = ("cursor", "limit", "includeFacets")  # parameters a traversal may change between pages
@@ -79,10 +80,7 @@ def filters(ctx: RequestContext) -> dict[str, Any]:
     if scope is None:  # a category's default scope applies when every chosen category has it
         defaults = {c["id"]: c.get("defaultScope", "curated") for c in document["categories"]}
         scope = "all" if chosen and all(defaults.get(c) == "all" for c in chosen) else "curated"
-    token_chain, token = 0, ""
-    if p["token"]:
-        head, _, tail = p["token"].rpartition(":")
-        token_chain, token = (int(head) if head else 0), tail.lower()
+    token_chain, token = qualified(p["token"])
     out.update(
         scope=scope, curated=tristate(p["curated"]), featured=tristate(p["featured"]),
         categories=chosen, categoryMode=p["categoryMode"],
@@ -119,20 +117,9 @@ async def page(ctx: RequestContext) -> dict[str, Any]:
     p = ctx.params
     f = filters(ctx)
     curation = ctx.coverage.curation
-    codec = ctx.app.ctx.cursors
     filter_digest = filters_digest(f)
-    after = None
-    if p["cursor"]:
-        payload = codec.decode(p["cursor"], ctx.route.name, filter_digest)
-        if payload.get("v") != CURSOR_FORMAT:  # signed by an earlier release: its fields may differ
-            raise expired("the cursor was issued by an earlier release")
-        if payload["cur"] != curation.digest:
-            raise expired("the curation publication changed since this traversal started")
-        chains = pinned(payload["chains"])
-        after = payload["key"]
-        ctx.meta["pinned"] = [c.meta() for c in chains]
-    else:
-        chains = ctx.coverage.require_usable()
+    payload, chains = chains_traversal(ctx, filter_digest, CURSOR_FORMAT)
+    after = payload["key"] if payload else None
     at = await anchors(ctx, chains)
     windows = await trailing_windows(ctx, at, ROLLING_WINDOWS)
     evidence = digest([(a.chain.chain_id, a.end, [(w["hoursCovered"], w["hoursExpected"]) for w in windows.get(a.chain.chain_id, ())])
@@ -159,18 +146,15 @@ async def page(ctx: RequestContext) -> dict[str, Any]:
     rows = found[0]
     more = len(rows) > limit
     rows = rows[:limit]
-    next_cursor = None
+    next_page = None
     if more:
         last = rows[-1]
-        next_cursor = codec.encode({
-            "v": CURSOR_FORMAT, ROUTE: ctx.route.name, FILTERS: filter_digest, "cur": curation.digest,
-            "chains": vector_of(chains), "ev": evidence,
-            "key": [last["k_null"], last["k_num"], last["k_text"], last["tvl_null"], last["k_tvl"], last["chain_id"],
-                    last["address"]],
-        })
+        next_page = next_cursor(ctx, filter_digest, CURSOR_FORMAT, chains, ev=evidence, key=[
+            last["k_null"], last["k_num"], last["k_text"], last["tvl_null"], last["k_tvl"], last["chain_id"],
+            last["address"]])
     shape = discovery_rows.pool if ctx.route.name == "pools" else discovery_rows.token
     context = discovery_rows.chain_context(at, windows)
-    ctx.meta["pageInfo"] = {"nextCursor": next_cursor, "hasNextPage": more}
+    ctx.meta["pageInfo"] = {"nextCursor": next_page, "hasNextPage": more}
     data: dict[str, Any] = {"rows": [shape(r, context[r["chain_id"]]) for r in rows], "filters": discovery_rows.echo(f)}
     document = curation.document
     unknown = unknown_names(f, {"tags": [t["id"] for t in document["tags"]], "tokenTags": [t["id"] for t in document["tags"]],

@@ -2,20 +2,18 @@
 from __future__ import annotations
 
 from ...cursors import CURSOR_EXPIRED, MAX_CURSOR_CHARS
-from ...param_kinds import MAX_CHAIN_ID, numbers_up_to
 from ...routes import ErrorDoc, Route
 from ...schema import ref
 from ...validation import Param
 from . import handlers as discovery
 from .schemas import SCHEMAS
-from ..common.params import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, CURATION_TEXT, MARKET_SECONDS
+from ..common.params import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, CURATION_TEXT, MARKET_SECONDS, qualified_param
 
 __all__ = ["ROUTES", "SCHEMAS"]  # the domain's, for ../routes.py
 
 NAME = "[A-Za-z0-9_-]{1,32}"
 NAMES = f"{NAME}(?:,{NAME}){{0,31}}"
 POOL_TYPE = "(?:v2-volatile|v2-stable|cl)"
-TOKEN = f"(?:(?:{numbers_up_to(MAX_CHAIN_ID)}):)?0x[0-9a-fA-F]{{40}}"
 DEFAULT_PAGE, MAX_PAGE = 50, 500
 
 CURSOR_EXPIRED_DOC = ErrorDoc(400, CURSOR_EXPIRED, "The cursor is older than 24 hours, or the curation publication or "
@@ -73,9 +71,7 @@ POOL_PARAMS = (
     flag("liveGauge", "pools with a live (not killed) gauge"),
     flag("dynamicFee", "pools with a dynamic fee"),
     flag("customFee", "pools with a custom fee"),
-    Param("token", "string", "Pools holding this token: an address, optionally prefixed with a chain ID and a colon "
-          "(56:0x...)", pattern=TOKEN,
-          rule=f"0x and 40 hex digits (either case), optionally after a chain ID from 1 to {MAX_CHAIN_ID} and a colon"),
+    qualified_param("token", "Pools holding this token"),
     Param("aprProfile", "enum", "Concentrated-liquidity emissions preset: minimum (one tick-spacing interval), "
           "five-spacing (five intervals) or standard (the aligned half-spread); V2 pools are unaffected",
           default="standard", choices=("minimum", "five-spacing", "standard")),
