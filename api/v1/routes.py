@@ -12,12 +12,13 @@ from .curation import routes as curation
 from .discovery import routes as discovery
 from .pools import routes as pools
 from .envelope import V1_ENVELOPE
+from .governance import routes as governance
 from .protocol import routes as protocol
 from .reference import routes as reference
 from .tokens import routes as tokens
 
-CONTRACT_VERSION = "0.5.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail; 0.4.0: pool ticks, trailing windows and bribes; 0.5.0: pool history and daily (additive)
-DOMAINS = (reference, protocol, curation, discovery, pools, tokens)  # in the contract's order
+CONTRACT_VERSION = "0.6.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail; 0.4.0: pool ticks, trailing windows and bribes; 0.5.0: pool history and daily; 0.6.0: /v1/bribes (additive)
+DOMAINS = (reference, protocol, curation, discovery, pools, tokens, governance)  # in the contract's order
 ROUTES: tuple[Route, ...] = tuple(route for domain in DOMAINS for route in domain.ROUTES)
 
 V1_GUIDE = Guide(
@@ -25,7 +26,8 @@ V1_GUIDE = Guide(
         "Read-only multichain JSON data of a vote-escrow DEX on chains 56, 4663, 8453, 1 and 5042: chains and their "
         "coverage, deployments, health, protocol figures (per chain and totals, rolling windows, hourly and daily "
         "periods, cumulative volume), curation, discovery of pools and tokens, pool detail, token detail and prices (current, "
-        "batch, trailing changes, price history with a reason for every period without a price); more routes land "
+        "batch, trailing changes, price history with a reason for every period without a price), notified funding "
+        "records (bribes); more routes land "
         "release by release; /openapi.json lists what is served."
     ),
     envelope={
@@ -81,6 +83,7 @@ FAMILY = Family(
     tags={
         "curation": "The reviewed curation publication: its categories and token lists.",
         "discovery": "Pools and tokens across chains: filters, sorts, facets and signed cursors.",
+        "governance": "Notified funding (bribes) across gauges and chains.",
         "pools": "One pool's detail (its discovery figures, emissions scenario and liquidity state) and its "
                  "initialized ticks.",
         "protocol": "Protocol totals per chain and in total: now, history, daily, trailing windows, volume.",

@@ -28,6 +28,7 @@ def served(stack, tmp_path_factory):
     ("protocol", "protocol_history", "/v1/protocol/history?days=2", {"days": 2}),
     ("discovery", "tokens", "/v1/tokens?limit=5", {"limit": 5}),
     ("curation", "categories", "/v1/categories", {}),
+    ("governance", "bribes", "/v1/bribes?limit=5", {"limit": 5}),
 ])
 def test_v1_routes_through_the_generated_client(served, tag, name, path, kwargs):
     package, client, url = served

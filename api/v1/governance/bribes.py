@@ -1,0 +1,102 @@
+"""Handler of /v1/bribes: the notified funding records (bribe deposits) of the selected chains,
+newest first, one record per deposit, in pages with signed cursors.
+
+A record is what the gauge's bribe contract was notified: the exact raw amount of one token, its
+decimal amount, and its USD value at deposit time where the token had a price then (null where
+not: never a zero). Notified funding is not claimed rewards, trading fees or emissions (spec
+semantics 3), and nothing here adds it to them.
+
+Each chain's records are its deposits before its published snapshot's time, as far as its
+governance events are indexed (`coverage`: `indexedUntil` per chain). A traversal pins the first
+page's snapshots in its cursor; its order is (notifiedAt desc, chainId, id), so a later page
+continues exactly after the last record of the page before.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from ...cursors import filters_digest
+from ...routes import RequestContext, runs
+from ....core.epochs import HOUR
+from ..common.decimals import decimal_text, fraction_text
+from ..common.epochs import aligned_epoch
+from ..common.flows import stamp
+from ..common.params import qualified
+from ..common.traversal import chains_traversal, next_cursor
+
+CURSOR_FORMAT = 1
+# the history job reads each hour's governance events at minute 1 of the next hour: a chain whose
+# events end further than this before its snapshot is behind, and the page says it is not complete
+EVENTS_LAG_SECONDS = 2 * HOUR
+
+
+def filters(ctx: RequestContext) -> dict[str, Any]:
+    """The normalized filters: what the cursor binds to and the query takes."""
+    p = ctx.params
+    pool_chain, pool = qualified(p["pool"])
+    gauge_chain, gauge = qualified(p["gauge"])
+    token_chain, token = qualified(p["token"])
+    return {"chainIds": list(ctx.coverage.chain_ids), "epoch": aligned_epoch(p["epoch"], "epoch"),
+            "pool": pool, "poolChain": pool_chain, "gauge": gauge, "gaugeChain": gauge_chain,
+            "token": token, "tokenChain": token_chain, "briber": (p["briber"] or "").lower()}
+
+
+def record(r: dict[str, Any]) -> dict[str, Any]:
+    decimals = int(r["token_decimals"])
+    return {
+        "chainId": int(r["chain_id"]),
+        "id": r["id"],
+        "epochStart": stamp(r["epoch_ts"]),
+        "notifiedAt": stamp(r["at_ms"] // 1000),
+        "blockNumber": int(r["block_number"]),
+        "transactionHash": r["transaction_hash"],
+        "gauge": r["gauge_address"],
+        "pool": r["pool_address"] or None,
+        "token": {"address": r["token_address"], "symbol": r["token_symbol"], "decimals": decimals},
+        "amountRaw": r["amount_raw"],
+        "amount": fraction_text(Fraction(int(r["amount_raw"]), 10 ** decimals)),
+        "amountUsd": None if r["amount_usd"] is None else decimal_text(r["amount_usd"]),
+        "briber": r["sender"],
+        "foundation": bool(r["is_foundation"]),
+    }
+
+
+def coverage(chains, indexed: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per chain: its snapshot and how far its governance events are indexed (exclusive end: the
+    deposits before it are listed; at most the snapshot's time)."""
+    out = []
+    for c in chains:
+        row = indexed.get(c.chain_id)
+        until = None if row is None else min(row["events_through"] + 1, c.snapshot.unix)
+        out.append({"chainId": c.chain_id, "snapshotAt": c.snapshot.at_iso,
+                    "indexedFrom": None if row is None else stamp(row["events_from"]),
+                    "indexedUntil": None if until is None else stamp(until),
+                    "behind": until is None or c.snapshot.unix - until > EVENTS_LAG_SECONDS})
+    return out
+
+
+@runs("bribes", "events_coverage")
+async def bribes(ctx: RequestContext) -> dict[str, Any]:
+    f = filters(ctx)
+    digest = filters_digest(f)
+    payload, chains = chains_traversal(ctx, digest, CURSOR_FORMAT)
+    c_at, c_chain, c_id = payload["key"] if payload else (0, 0, "")
+    limit = ctx.params["limit"]
+    ids = [c.chain_id for c in chains]
+    rows = await ctx.rows("bribes", chain_ids=ids, snapshot_ats=[c.snapshot.param for c in chains],
+                          epoch=f["epoch"] or 0, pool=f["pool"], pool_chain=f["poolChain"], gauge=f["gauge"],
+                          gauge_chain=f["gaugeChain"], token=f["token"], token_chain=f["tokenChain"],
+                          briber=f["briber"], after=int(payload is not None), c_at=c_at, c_chain=c_chain, c_id=c_id,
+                          limit=limit + 1)
+    indexed = {int(r["chain_id"]): r for r in await ctx.rows("events_coverage", chain_ids=ids)}
+    more = len(rows) > limit
+    rows = rows[:limit]
+    covered = coverage(chains, indexed)
+    if any(c["behind"] for c in covered):
+        ctx.meta["complete"] = False
+    last = rows[-1] if more else None
+    ctx.meta["pageInfo"] = {"hasNextPage": more, "nextCursor": next_cursor(
+        ctx, digest, CURSOR_FORMAT, chains, key=[last["at_ms"], int(last["chain_id"]), last["id"]]) if last else None}
+    echo = {**f, "epoch": None if f["epoch"] is None else stamp(f["epoch"])}
+    return {"rows": [record(r) for r in rows], "coverage": covered, "filters": echo}
