@@ -38,3 +38,8 @@ def tx_hash(chain_id: int, seed: int, block: int, index: int, domain: str = "tx"
 def user_address(chain_id: int, kind: str, index: int) -> str:
     """Lower-case address of a simulated EOA (trader, voter...)."""
     return "0x" + hashlib.blake2b(f"user:{chain_id}:{kind}:{index}".encode(), digest_size=20).hexdigest()
+
+
+def system_gauge_target(chain_id: int) -> str:
+    """EIP-55 address the system gauge is attached to: a system contract, not a pool."""
+    return label_address(chain_id, "system:gauge-target")

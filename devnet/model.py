@@ -23,6 +23,7 @@ from devnet.timeutil import DAY, HOUR, WEEK, epoch_start, hour_start, iso
 from devnet import addresses
 from devnet.clock import ManualClock, WallClock
 from devnet.params import CHAIN_PARAMS, ChainParams, history_days_for
+from devnet.specs import TokenSpec
 from devnet.sim.governance import Governance
 from devnet.sim.market import PoolSim, Swap, Token
 from devnet.sim.prices import PricePaths
@@ -79,14 +80,19 @@ class ChainSim:
                 addr = self.label_address(f"token:{spec.symbol}")
             self.tokens.append(Token(i, spec, addr, addr.lower()))
         self.token_by_symbol = {t.symbol: t for t in self.tokens}
-        self.token_by_id = {t.id: t for t in self.tokens}
+        # a bribe token with no price anywhere: no pool, no price path, priceUSD 0 in the subgraph
+        sym, name, dec = self.params.unpriced_token
+        addr = self.label_address(f"token:{sym}")
+        self.unpriced = Token(len(self.tokens), TokenSpec(sym, name, dec, 0.0, 0.0, supply=1e9), addr, addr.lower())
+        self.all_tokens = self.tokens + [self.unpriced]
+        self.token_by_id = {t.id: t for t in self.all_tokens}
         self.core = self.token_by_symbol[self.params.core_symbol]
         self.native = self.token_by_symbol[self.params.wrapped_native]
         self.prices = PricePaths(self.params.tokens, self.genesis_ts)
 
         # pools (created at genesis or later in the history)
         self.pools: list[PoolSim] = []
-        self._gauge_kill: dict[int, int | None] = {}
+        self._gauge_kill: dict[int, tuple[int | None, int | None]] = {}  # pool idx -> (kill, revive)
         for i, spec in enumerate(self.params.pools):
             a, b = self.token_by_symbol[spec.token_a], self.token_by_symbol[spec.token_b]
             t0, t1 = (a, b) if a.id < b.id else (b, a)
@@ -96,10 +102,12 @@ class ChainSim:
             addr = self.label_address(f"pool:{spec.label}")
             pool = PoolSim(i, spec, addr, t0, t1, created, self.block_at(created), self.prices)
             self.pools.append(pool)
-            kill = None
+            kill = revive = None
             if spec.gauge_killed_frac is not None:
                 kill = hour_start(self.genesis_ts + int(spec.gauge_killed_frac * history_s)) + 30 * 60
-            self._gauge_kill[i] = kill
+            if kill is not None and spec.gauge_revived_frac is not None:
+                revive = hour_start(self.genesis_ts + int(spec.gauge_revived_frac * history_s)) + 40 * 60
+            self._gauge_kill[i] = (kill, revive)
         self.pool_by_id = {p.id: p for p in self.pools}
         self.gov = Governance(self)
         self.traders = [self.user("trader", i) for i in range(self.params.traders)]
@@ -166,8 +174,10 @@ class ChainSim:
             if h <= pool.created_ts < end:
                 pool.create(pool.created_ts)
                 if pool.spec.gauge:
-                    self.gov.add_gauge(pool, pool.created_ts, self._gauge_kill[pool.idx])
+                    self.gov.add_gauge(pool, pool.created_ts, *self._gauge_kill[pool.idx])
         if h == self.genesis_ts:
+            if self.params.system_gauge and any(p.spec.gauge for p in self.pools):
+                self.gov.add_gauge(None, h, None)
             self.gov.deploy(h, rng)
         if h == self.genesis_ts or h % WEEK == 0:
             self.gov.plan_epoch(h, rng)
@@ -267,6 +277,10 @@ class ChainSim:
         return vol, fees
 
     # -- reads -----------------------------------------------------------------------------------
+    def token_price(self, token: Token, ts: int) -> float | None:
+        """A token's USD price at ts; None for the token without a price."""
+        return None if token is self.unpriced else self.prices.price(token.idx, ts)
+
     def price(self, token: Token | str, ts: int) -> float:
         if isinstance(token, str):
             token = self.token_by_symbol.get(token) or self.token_by_id[token.lower()]
@@ -380,19 +394,24 @@ class ChainSim:
                 break
             groups.setdefault(b["epoch"], []).append(b)
 
+        def usd(values: list) -> float | None:  # null when a deposit has no USD value
+            return None if None in values else math.fsum(values)
+
         def summary(e: int) -> dict:
             rows = groups.get(e, [])
             found = [r["amountUSD"] for r in rows if r["isFoundation"]]
             per_pool: dict[str, list[float]] = {}
             for r in rows:
-                per_pool.setdefault(r["pool"], []).append(r["amountUSD"])
+                per_pool.setdefault(r["target"], []).append(r["amountUSD"])
             return {
                 "epoch": e,
                 "count": len(rows),
-                "totalUsd": math.fsum(r["amountUSD"] for r in rows),
+                "totalUsd": usd([r["amountUSD"] for r in rows]),
+                "pricedUsd": math.fsum(r["amountUSD"] for r in rows if r["amountUSD"] is not None),
+                "unpricedCount": sum(1 for r in rows if r["amountUSD"] is None),
                 "foundationCount": len(found),
-                "foundationUsd": math.fsum(found),
-                "pools": {pid: {"count": len(v), "totalUsd": math.fsum(v)} for pid, v in sorted(per_pool.items())},
+                "foundationUsd": usd(found),
+                "pools": {pid: {"count": len(v), "totalUsd": usd(v)} for pid, v in sorted(per_pool.items())},
             }
 
         if epoch is not None:
@@ -400,8 +419,9 @@ class ChainSim:
         return [summary(e) for e in sorted(groups)]
 
     def vote_totals(self, epoch: int, block: int | None = None) -> dict:
-        """Ground truth: the vote allocations of an epoch cast up to a block (default the head),
-        per pool and in total (raw 1e18 strings), and the foundation veNFTs' share."""
+        """Ground truth: the epoch's Vote rows visible at a block (default the head; the
+        allocations set or carried for the epoch, sim/votebook.py), per target (pool, or the system
+        gauge's target) and in total (raw 1e18 strings), and the foundation veNFTs' share."""
         head = self.head()
         block = head if block is None else block
         if block > head:
@@ -411,10 +431,8 @@ class ChainSim:
         foundation = set(self.gov.foundation_ids)
         per_pool: dict[str, int] = {}
         total = found = count = 0
-        for v in self.gov.votes:
-            if v["epoch"] != epoch or v["timestamp"] > ts:
-                continue
-            per_pool[v["pool"]] = per_pool.get(v["pool"], 0) + v["weight"]
+        for v in self.gov.votes_of_epoch(epoch, ts):
+            per_pool[v["target"]] = per_pool.get(v["target"], 0) + v["weight"]
             total += v["weight"]
             count += 1
             if int(v["veNFT"]) in foundation:
@@ -500,6 +518,13 @@ class ChainSim:
                 "gauge": p.gauge.address if p.gauge else None,
                 "createdAtTimestamp": p.created_ts, "createdAtBlock": p.created_block,
             } for p in self.pools],
+            "gauges": [{
+                "address": g.address, "kind": g.kind, "target": g.target_address,
+                "pool": g.pool.address if g.pool is not None else None, "createdAtTimestamp": g.created_ts,
+                "createdAtBlock": g.created_block, "killedAtTimestamp": g.killed_ts, "revivedAtTimestamp": g.revived_ts,
+            } for g in self.gov.gauges],
+            "unpricedTokens": [{"address": u.address, "symbol": u.symbol, "name": u.spec.name, "decimals": u.decimals}
+                               for u in (self.unpriced,)],
             "vaultContracts": self.vaults.contracts,
             "vaults": [{
                 "key": v.key, "address": v.address, "kind": v.kind, "strategy": v.strategy,
@@ -528,6 +553,8 @@ class ChainSim:
                 h.update(repr(sorted(r.items())).encode())
         for lk in self.gov.locks:
             h.update(repr((lk.token_id, lk.hist_ts, lk.hist)).encode())
+        for r in self.gov.book.events:
+            h.update(repr(sorted(r.items())).encode())
         return h.hexdigest()
 
     def vault_fingerprint(self) -> str:

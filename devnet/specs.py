@@ -38,6 +38,7 @@ class PoolSpec:
     gauge: bool = True
     created_frac: float = 0.0  # creation time as a fraction of the history (0 = at genesis)
     gauge_killed_frac: float | None = None
+    gauge_revived_frac: float | None = None  # reviveGauge after the kill (same placement rule)
     dynamic_fee: tuple[int, int, int] | None = None  # (baseFee, feeCap, scalingFactor)
     custom_fee: int | None = None
     # CL liquidity layout: (half width in tick spacings or None for full range, share of TVL)
@@ -95,6 +96,16 @@ class ChainParams:
     vote_probability: float = 0.85
     claim_probability: float = 0.6
     bribe_median_usd: float = 2_500.0
+    # persisting allocations (devnet/sim/votebook.py): each epoch, a veNFT that is not re-voting
+    # and holds an allocation pokes or resets with these probabilities, else carries it over
+    poke_share: float = 0.3
+    reset_share: float = 0.08
+    system_gauge: bool = True  # one gauge on a non-pool system address (devnet/sim/gauges.py)
+    system_vote_share: float = 0.12  # share of (non-foundation) votes that include the system gauge
+    system_bribe_rate: float = 1.0  # mean CORE bribes per epoch on the system gauge
+    # a bribe token with no price anywhere in the devnet (no pool, no price path)
+    unpriced_token: tuple[str, str, int] = ("PTS", "Points (no market)", 18)
+    unpriced_bribes_per_epoch: float = 0.0
     # the foundation: its veNFTs (amount, permanent, lock years) are the first token ids
     foundation_locks: tuple[tuple[float, bool, float], ...] = ((2_000_000.0, True, 0.0),
                                                                (1_500_000.0, True, 0.0),

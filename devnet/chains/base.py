@@ -22,7 +22,8 @@ PARAMS = ChainParams(
         PoolSpec("CORE", "WETH", "v2-volatile", 3_000, 5_000_000, 10, 1_500, vote_popularity=3.0, bribe_rate=2.0),
         PoolSpec("CORE", "USDC", "v2-volatile", 3_000, 2_000_000, 7, 900, vote_popularity=2.0, bribe_rate=1.5),
         PoolSpec("WETH", "USDC", "v2-volatile", 3_000, 8_000_000, 12, 2_500, vote_popularity=1.5),
-        PoolSpec("DEGEN", "WETH", "v2-volatile", 10_000, 900_000, 7, 350, gauge_killed_frac=0.55),
+        PoolSpec("DEGEN", "WETH", "v2-volatile", 10_000, 900_000, 7, 350, gauge_killed_frac=0.55,
+                 gauge_revived_frac=0.75),
         PoolSpec("BRETT", "WETH", "v2-volatile", 10_000, 700_000, 6, 300, created_frac=0.35),
         PoolSpec("USDC", "DAI", "v2-stable", 500, 6_000_000, 6, 5_000, vote_popularity=1.2),
         PoolSpec("USDC", "USDbC", "v2-stable", 100, 2_000_000, 3, 3_000, gauge_killed_frac=0.7),
@@ -39,6 +40,7 @@ PARAMS = ChainParams(
     locks_per_hour=0.2,
     traders=600,
     voters=320,
+    unpriced_bribes_per_epoch=2.0,
     foundation_balances={"CORE": 4_000_000.0, "USDC": 1_000_000.0, "WETH": 100.0},
     history_days=150,
 )

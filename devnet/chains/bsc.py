@@ -49,6 +49,7 @@ PARAMS = ChainParams(
         cl_pool("ETH", "USDT", 500, 100, 2_000_000, 3, 2_000, positions=NARROW, created_frac=0.6,
             gauge=False),
     ),
+    unpriced_bribes_per_epoch=2.0,
     foundation_balances={"CORE": 5_000_000.0, "USDC": 1_500_000.0, "WBNB": 500.0},
     vaults=(
         VaultSpec("cl-wbnb-usdt", "CL50-WBNB/USDT", 400_000, 0.35, 0.2, 6_000, calm_ticks=90,

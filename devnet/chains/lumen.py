@@ -22,7 +22,7 @@ PARAMS = ChainParams(
         PoolSpec("USDC", "USDT", "v2-stable", 100, 2_500_000, 3, 2_000),
         cl_pool("WLUM", "USDC", 500, 50, 4_000_000, 8, 1_500, positions=NARROW,
                 dynamic_fee=(400, 5_000, 5_000_000), vote_popularity=2.0),
-        cl_pool("WETH", "WLUM", 500, 100, 2_000_000, 4, 2_000, positions=NARROW),
+        cl_pool("WETH", "WLUM", 500, 100, 2_000_000, 4, 2_000, positions=NARROW, gauge_killed_frac=0.6),
         cl_pool("USDC", "USDT", 100, 1, 3_000_000, 4, 4_000, positions=STABLE_CL, custom_fee=50),
         cl_pool("CORE", "USDC", 3_000, 200, 800_000, 3, 500, positions=NARROW, created_frac=0.4),
     ),

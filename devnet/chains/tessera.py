@@ -31,6 +31,7 @@ PARAMS = ChainParams(
     locks_per_hour=0.08,
     traders=200,
     voters=140,
+    unpriced_bribes_per_epoch=2.0,
     foundation_balances={"CORE": 2_500_000.0, "USDC": 500_000.0, "WTSR": 1_000_000.0},
     vaults=(
         VaultSpec("cl-wtsr-usdc", "CL50-WTSR/USDC", 150_000, 0.3, 0.15, 2_500, calm_ticks=110,

@@ -207,7 +207,7 @@ class Voter(Contract):
         gauges = self._gauges(ctx)
         if i >= len(gauges):
             raise Revert()
-        return gauges[i].pool.address
+        return gauges[i].target_address  # a pool, or the system gauge's target
 
     @method("gauges(address)", "address")
     def gauges(self, ctx, pool):
@@ -217,7 +217,7 @@ class Voter(Contract):
     @method("poolForGauge(address)", "address")
     def pool_for_gauge(self, ctx, gauge):
         g = self._gauge(ctx, gauge)
-        return g.pool.address if g else ZERO_ADDRESS
+        return g.target_address if g else ZERO_ADDRESS
 
     @method("isAlive(address)", "bool")
     def is_alive(self, ctx, gauge):
@@ -252,8 +252,7 @@ class Voter(Contract):
 
     @method("usedWeights(uint256)", "uint256")
     def used_weights(self, ctx, token_id):
-        gov = self.sim.gov
-        return sum(gov.token_pool_votes(token_id, p.id, ctx.ts) for p in self.sim.pools)
+        return self.sim.gov.book.used(token_id, ctx.ts)
 
     @method("lastVoted(uint256)", "uint256")
     def last_voted(self, ctx, token_id):
@@ -375,8 +374,7 @@ class VotingEscrow(Contract):
 
     @method("voted(uint256)", "bool")
     def voted(self, ctx, token_id):
-        last = self.sim.gov.last_voted(token_id, ctx.ts)
-        return last > 0 and epoch_start(last) == epoch_start(ctx.ts)
+        return self.sim.gov.book.used(token_id, ctx.ts) > 0  # holds votes (until a reset)
 
     @method("tokenId()", "uint256")
     def token_id(self, ctx):
@@ -414,11 +412,11 @@ class GaugeContract(Contract):
 
     @method("stakingToken()", "address")
     def staking_token(self, ctx):
-        return self.gauge.pool.address
+        return self.gauge.target_address
 
     @method("pool()", "address")
     def pool(self, ctx):
-        return self.gauge.pool.address
+        return self.gauge.target_address  # the system gauge: its target
 
     @method("rewardToken()", "address")
     def reward_token(self, ctx):
@@ -671,7 +669,7 @@ def build_registry(sim) -> dict[str, Contract]:
     for key in ("router", "rewardsDistributor"):
         if key in c:
             add(Plain(sim, c[key], g0))
-    for token in sim.tokens:
+    for token in sim.all_tokens:  # the token without a price too
         add(ERC20(sim, token))
     for pool in sim.pools:
         if pool.is_cl:

@@ -15,7 +15,10 @@ from decimal import Decimal
 import numpy as np
 
 from devnet.timeutil import HOUR, WEEK, epoch_start
-from devnet.addresses import ZERO_ADDRESS
+from devnet.addresses import ZERO_ADDRESS, system_gauge_target
+from devnet.sim.gauges import Gauge, build_timeline
+from devnet.sim.votebook import VoteBook
+from devnet.sim import epoch_extras
 
 MAXTIME = 4 * 365 * 86400
 E18 = 10**18
@@ -66,47 +69,13 @@ class Lock:
             self.hist.append(state)
 
 
-@dataclass(eq=False)
-class Gauge:
-    address: str
-    id: str
-    pool: object  # PoolSim
-    created_ts: int
-    fees_reward: str
-    bribe_reward: str
-    killed_ts: int | None = None
-    index: int = 0  # position in Voter.pools
-
-    def exists_at(self, ts: int) -> bool:
-        return ts >= self.created_ts
-
-    def alive_at(self, ts: int) -> bool:
-        return self.created_ts <= ts and (self.killed_ts is None or ts < self.killed_ts)
-
-
 @dataclass
 class EpochVotes:
-    """Votes cast in one epoch, with running totals for time-travel reads."""
+    """The votes cast in one epoch by the planned (re-)voters: veNFT -> target -> weight. Only the
+    iteration order of the next epoch's claims depends on it (the rewards use the allocations in
+    effect, `VoteBook.epoch_alloc`)."""
 
-    ts: list[int] = field(default_factory=list)
-    cum_total: list[int] = field(default_factory=list)
-    pool_ts: dict[str, list[int]] = field(default_factory=dict)
-    pool_cum: dict[str, list[int]] = field(default_factory=dict)
-    by_token: dict[int, dict[str, int]] = field(default_factory=dict)  # token -> pool -> weight
-
-    def total_at(self, ts: int) -> int:
-        i = bisect_right(self.ts, ts) - 1
-        return self.cum_total[i] if i >= 0 else 0
-
-    def pool_at(self, pool_id: str, ts: int) -> int:
-        times = self.pool_ts.get(pool_id)
-        if not times:
-            return 0
-        i = bisect_right(times, ts) - 1
-        return self.pool_cum[pool_id][i] if i >= 0 else 0
-
-    def pool_totals(self) -> dict[str, int]:
-        return {p: c[-1] for p, c in self.pool_cum.items()}
+    by_token: dict[int, dict[str, int]] = field(default_factory=dict)
 
 
 class Governance:
@@ -117,23 +86,28 @@ class Governance:
         self.locks: list[Lock] = []
         self.owner_tokens: dict[str, list[int]] = {}
         self.gauges: list[Gauge] = []
-        self.gauge_by_pool: dict[str, Gauge] = {}
+        self.gauge_by_pool: dict[str, Gauge] = {}  # target (pool or system address) -> gauge
+        self.gauge_by_target = self.gauge_by_pool
         self.gauge_by_id: dict[str, Gauge] = {}
         self.votes: list[dict] = []
         self.bribes: list[dict] = []
         self.claims: list[dict] = []
         self.epoch_votes: dict[int, EpochVotes] = {}
-        self.token_votes: dict[int, list[tuple]] = {}  # token -> [(ts, epoch)]
+        self.book = VoteBook(self)
         self.weekly: dict[int, int] = {}  # epoch -> emissions raw
-        self.gauge_emissions: dict[int, dict[str, int]] = {}  # epoch -> pool id -> raw
+        self.gauge_emissions: dict[int, dict[str, int]] = {}  # epoch -> target -> raw
         self.first_epoch = epoch_start(chain.genesis_ts)
-        self.bribe_totals: dict[int, dict[str, dict[int, int]]] = {}  # epoch -> pool -> token idx -> raw
+        self.bribe_totals: dict[int, dict[str, dict[int, int]]] = {}  # epoch -> target -> token idx -> raw
         self.foundation_flows: dict[int, tuple[list[int], list[int]]] = {}  # token idx -> (ts, cum)
         self.foundation_ids: list[int] = []
         self._schedule: list[tuple] = []
         self._pending: list[tuple] = []
         self._sched_pos = 0
         self._seq = 0
+        self._extra: list[tuple] = []  # events planned from the extra stream (epoch_extras)
+        self._extra_pos = 0
+        self._extra_seq = 0
+        self._extra_new: list[tuple] = []
         self._ve_cache: dict[int, tuple[int, int, int]] = {}
         self.voters = [chain.user("voter", i) for i in range(p.voters)]
 
@@ -189,28 +163,24 @@ class Governance:
         return [g for g in self.gauges if g.created_ts <= ts]
 
     def total_weight(self, ts: int) -> int:
-        ev = self.epoch_votes.get(epoch_start(ts))
-        return ev.total_at(ts) if ev else 0
+        return self.book.total(ts)
 
-    def pool_weight(self, pool_id: str, ts: int) -> int:
-        ev = self.epoch_votes.get(epoch_start(ts))
-        return ev.pool_at(pool_id, ts) if ev else 0
+    def pool_weight(self, target: str, ts: int) -> int:
+        return self.book.weight(target, ts)
 
-    def token_pool_votes(self, token_id: int, pool_id: str, ts: int) -> int:
-        hist = self.token_votes.get(token_id)
-        if not hist:
-            return 0
-        i = bisect_right(hist, (ts, math.inf)) - 1
-        if i < 0 or hist[i][1] != epoch_start(ts):
-            return 0
-        return hist[i][2].get(pool_id, 0)
+    def token_pool_votes(self, token_id: int, target: str, ts: int) -> int:
+        return self.book.votes(token_id, target, ts)
 
     def last_voted(self, token_id: int, ts: int) -> int:
-        hist = self.token_votes.get(token_id)
-        if not hist:
-            return 0
-        i = bisect_right(hist, (ts, math.inf)) - 1
-        return hist[i][0] if i >= 0 else 0
+        return self.book.last_voted(token_id, ts)
+
+    def epoch_vote_weight(self, target: str, ts: int) -> int:
+        """The sum of the epoch's Vote rows for a target visible at ts (see VoteBook)."""
+        e = epoch_start(ts)
+        return sum(v["weight"] for v in self.votes_of_epoch(e, ts) if v["target"] == target)
+
+    def votes_of_epoch(self, epoch: int, ts: int) -> list[dict]:
+        return [v for v in self.book.rows_by_epoch.get(epoch, ()) if v["timestamp"] <= ts]
 
     # minter reads
     def weekly_at(self, ts: int) -> int:
@@ -228,7 +198,7 @@ class Governance:
     def gauge_reward_rate(self, gauge: Gauge, ts: int) -> int:
         if not gauge.alive_at(ts):
             return 0
-        return self.gauge_emissions.get(epoch_start(ts), {}).get(gauge.pool.id, 0) // WEEK
+        return self.gauge_emissions.get(epoch_start(ts), {}).get(gauge.target, 0) // WEEK
 
     def foundation_balance_delta(self, token_idx: int, ts: int) -> int:
         flows = self.foundation_flows.get(token_idx)
@@ -244,17 +214,23 @@ class Governance:
         times.append(ts)
         cum.append((cum[-1] if cum else 0) + delta)
 
-    def add_gauge(self, pool, ts: int, killed_ts: int | None) -> Gauge:
+    def add_gauge(self, pool, ts: int, killed_ts: int | None, revived_ts: int | None = None) -> Gauge:
+        """A gauge for a user pool (pool given) or the system gauge (pool None)."""
         c = self.chain
-        g = Gauge(address=c.label_address(f"gauge:{pool.spec.label}"), id="", pool=pool, created_ts=ts,
-                  fees_reward=c.label_address(f"feesVotingReward:{pool.spec.label}"),
-                  bribe_reward=c.label_address(f"bribeVotingReward:{pool.spec.label}"),
-                  killed_ts=killed_ts, index=len(self.gauges))
+        label = pool.spec.label if pool is not None else "system"
+        target = pool.address if pool is not None else system_gauge_target(c.chain_id)
+        g = Gauge(address=c.label_address(f"gauge:{label}"), id="", pool=pool, created_ts=ts,
+                  fees_reward=c.label_address(f"feesVotingReward:{label}"),
+                  bribe_reward=c.label_address(f"bribeVotingReward:{label}"),
+                  killed_ts=killed_ts, index=len(self.gauges), kind="pool" if pool is not None else "system",
+                  target=target.lower(), target_address=target, revived_ts=revived_ts)
         g.id = g.address.lower()
+        build_timeline(c, g)
         self.gauges.append(g)
-        self.gauge_by_pool[pool.id] = g
+        self.gauge_by_pool[g.target] = g
         self.gauge_by_id[g.id] = g
-        pool.gauge = g
+        if pool is not None:
+            pool.gauge = g
         return g
 
     def _new_lock(self, ts: int, owner: str, amount: int, end: int, perm: bool, foundation=False) -> Lock:
@@ -327,7 +303,8 @@ class Governance:
                     lock.update(ts, (amount, new_end, perm, owner))
             elif kind == 3 and live and not perm and amount > 0:
                 lock.update(ts, (amount, 0, True, owner))
-            elif kind == 4 and not perm and end <= ts and amount > 0:
+            elif kind == 4 and not perm and end <= ts and amount > 0 and not self.book.alloc.get(lock.token_id):
+                # Velodrome: a veNFT with votes cannot withdraw (it resets first, epoch_extras)
                 lock.update(ts, (0, 0, False, ZERO_ADDRESS))
 
     # -- epochs ----------------------------------------------------------------------------------
@@ -341,23 +318,17 @@ class Governance:
         epoch = epoch_start(hour_ts)
         end = epoch + WEEK
         self._pending: list[tuple] = []
-        # emissions for this epoch, split by the previous epoch's votes
+        # emissions for this epoch, split by the weights in effect at its start
+        alive_all = [g for g in self.gauges if g.alive_at(hour_ts)]
         if epoch not in self.weekly:
             prev = self.weekly.get(epoch - WEEK)
             self.weekly[epoch] = to_raw(p.initial_weekly) if prev is None else prev * p.weekly_decay_bps // 10_000
-            alive = [g for g in self.gauges if g.alive_at(hour_ts)]
-            prev_votes = self.epoch_votes.get(epoch - WEEK)
-            weights = prev_votes.pool_totals() if prev_votes else {}
-            total = sum(weights.get(g.pool.id, 0) for g in alive)
-            split: dict[str, int] = {}
-            for g in alive:
-                if total > 0:
-                    split[g.pool.id] = self.weekly[epoch] * weights.get(g.pool.id, 0) // total
-                elif alive:
-                    split[g.pool.id] = self.weekly[epoch] // len(alive)
-            self.gauge_emissions[epoch] = split
-        alive = [g for g in self.gauges if g.alive_at(hour_ts)]
+            self.gauge_emissions[epoch] = self.emission_split(self.weekly[epoch], alive_all, hour_ts)
+        # the planned draws below see the pool gauges only (the system gauge, pokes, resets and
+        # carried allocations come from the extra stream, epoch_extras, after them)
+        alive = [g for g in alive_all if g.kind == "pool"]
         if not alive:
+            epoch_extras.plan(self, hour_ts, alive_all)
             self._merge_pending()
             return
         pop = np.array([g.pool.spec.vote_popularity for g in alive])
@@ -410,34 +381,55 @@ class Governance:
             offset = min(rng.exponential(1.5 * 86400), 6.4 * 86400) + HOUR
             self._schedule_add(at(offset), "vote",
                                (lock.token_id, [alive[j] for j in picks], [float(w) for w in weights]))
-        # claims of the previous epoch's rewards (bribes and fees) by its voters
+        # claims of the previous epoch's rewards (bribes and fees) by the veNFTs that voted in it
+        # (the ones that carried or poked their allocation claim from the extra stream)
         prev = epoch - WEEK
         prev_votes = self.epoch_votes.get(prev)
         if prev_votes:
-            totals = prev_votes.pool_totals()
-            for tid, per_pool in sorted(prev_votes.by_token.items()):
+            alloc = self.book.epoch_alloc.get(prev, {})
+            totals = self.book.epoch_totals(prev)
+            for tid in sorted(prev_votes.by_token):
                 lock = self.lock(tid)
                 if not (lock.foundation or rng.random() < p.claim_probability):
                     continue
-                rewards = []
-                for pool_id, w in per_pool.items():
-                    W = totals.get(pool_id, 0)
-                    if W <= 0 or w <= 0:
-                        continue
-                    g = self.gauge_by_pool[pool_id]
-                    for tok_idx, raw in sorted(self.bribe_totals.get(prev, {}).get(pool_id, {}).items()):
-                        amt = raw * w // W
-                        if amt > 0:
-                            rewards.append((g, c.tokens[tok_idx], amt, "bribe"))
-                    f0, f1 = g.pool.epoch_fees.get(prev, (0, 0))
-                    for tok, raw in ((g.pool.token0, f0), (g.pool.token1, f1)):
-                        amt = raw * w // W
-                        if amt > 0:
-                            rewards.append((g, tok, amt, "fee"))
+                rewards = self.claim_rewards(prev, alloc.get(tid, {}), totals)
                 if rewards:
                     delay = 3 * HOUR + rng.uniform(0, 6 * 86400) if not lock.foundation else 40 * HOUR
                     self._schedule_add(at(delay), "claim", (tid, prev, rewards))
+        epoch_extras.plan(self, hour_ts, alive_all)
         self._merge_pending()
+
+    def emission_split(self, weekly: int, alive: list[Gauge], ts: int) -> dict[str, int]:
+        """The epoch's emissions over the gauges alive at its start, in proportion to their weights
+        in effect then (every event before `ts`); equal shares when no alive gauge has weight.
+        Killed gauges' weights are not in the denominator."""
+        weights = {g.target: self.book.weight(g.target, ts - 1) for g in alive}
+        total = sum(weights.values())
+        if total > 0:
+            return {g.target: weekly * weights[g.target] // total for g in alive}
+        return {g.target: weekly // len(alive) for g in alive} if alive else {}
+
+    def claim_rewards(self, epoch: int, alloc: dict[str, int], totals: dict[str, int]) -> list:
+        """A veNFT's share w/W of each target's bribes (per token) and pool fees of the epoch."""
+        c = self.chain
+        rewards = []
+        for target, w in alloc.items():
+            W = totals.get(target, 0)
+            if W <= 0 or w <= 0:
+                continue
+            g = self.gauge_by_target[target]
+            for tok_idx, raw in sorted(self.bribe_totals.get(epoch, {}).get(target, {}).items()):
+                amt = raw * w // W
+                if amt > 0:
+                    rewards.append((g, c.all_tokens[tok_idx], amt, "bribe"))
+            if g.pool is None:
+                continue
+            f0, f1 = g.pool.epoch_fees.get(epoch, (0, 0))
+            for tok, raw in ((g.pool.token0, f0), (g.pool.token1, f1)):
+                amt = raw * w // W
+                if amt > 0:
+                    rewards.append((g, tok, amt, "fee"))
+        return rewards
 
     def _merge_pending(self) -> None:
         rest = self._schedule[self._sched_pos:]
@@ -448,102 +440,110 @@ class Governance:
         self._pending = []
 
     def run_scheduled(self, hour_ts: int) -> None:
-        """Execute the planned events whose time falls in [hour_ts, hour_ts + 1h)."""
+        """Execute the planned events whose time falls in [hour_ts, hour_ts + 1h): the main plan's
+        (transaction hashes and log indexes as before the extra stream existed) and the extra
+        plan's (their own hash domain and log counter), merged in time order; then apply the
+        hour's vote operations."""
         c = self.chain
         end = hour_ts + HOUR
-        sched = self._schedule
-        log = 0
-        while self._sched_pos < len(sched) and sched[self._sched_pos][0] < end:
-            ts, _seq, kind, payload = sched[self._sched_pos]
-            self._sched_pos += 1
-            block = c.block_at(ts)
-            txh = c.tx_hash(block, self._seq + self._sched_pos, "gov")
-            if kind == "vote":
-                self._do_vote(ts, *payload)
-            elif kind == "bribe":
-                self._do_bribe(ts, block, txh, log, *payload)
-                log += 1
-            elif kind == "claim":
-                log = self._do_claim(ts, block, txh, log, *payload)
-
-    def _do_vote(self, ts: int, token_id: int, gauges: list[Gauge], weights: list[float]) -> None:
-        power = self.balance_of_nft(token_id, ts)
-        pairs = [(g, w) for g, w in zip(gauges, weights) if g.alive_at(ts)]
-        if power <= 0 or not pairs:
-            return
-        epoch = epoch_start(ts)
-        wsum = sum(w for _, w in pairs)
-        scaled = [int(w / wsum * 1_000_000) for _, w in pairs]
-        total_in = sum(scaled)
-        ev = self.epoch_votes.setdefault(epoch, EpochVotes())
-        mine: dict[str, int] = {}
-        for (g, _w), s in zip(pairs, scaled):
-            weight = power * s // total_in
-            if weight <= 0:
+        sched, extra = self._schedule, self._extra
+        log = xlog = 0
+        while True:
+            main_next = sched[self._sched_pos][0] if self._sched_pos < len(sched) else None
+            extra_next = extra[self._extra_pos][0] if self._extra_pos < len(extra) else None
+            use_main = main_next is not None and main_next < end and (extra_next is None or main_next <= extra_next)
+            if use_main:
+                ts, seq, kind, payload = sched[self._sched_pos]
+                self._sched_pos += 1
+                block = c.block_at(ts)
+                txh = c.tx_hash(block, self._seq + self._sched_pos, "gov")
+                if kind == "vote":
+                    self._do_vote(ts, txh, (0, seq), *payload)
+                elif kind == "bribe":
+                    self._do_bribe(ts, block, txh, log, *payload)
+                    log += 1
+                elif kind == "claim":
+                    log = self._do_claim(ts, block, txh, log, *payload)
                 continue
-            pid = g.pool.id
-            mine[pid] = mine.get(pid, 0) + weight
-            ev.ts.append(ts)
-            ev.cum_total.append((ev.cum_total[-1] if ev.cum_total else 0) + weight)
-            pts = ev.pool_ts.setdefault(pid, [])
-            pcum = ev.pool_cum.setdefault(pid, [])
-            pts.append(ts)
-            pcum.append((pcum[-1] if pcum else 0) + weight)
-            self.votes.append({
-                "id": f"{epoch}-{token_id}-{pid}",
-                "epoch": epoch,
-                "veNFT": str(token_id),
-                "pool": pid,
-                "gauge": g.id,
-                "weight": weight,
-                "timestamp": ts,
-                "blockNumber": self.chain.block_at(ts),
-            })
-        if mine:
-            ev.by_token[token_id] = mine
-            self.token_votes.setdefault(token_id, []).append((ts, epoch, mine))
+            if extra_next is None or extra_next >= end:
+                break
+            ts, seq, kind, payload = extra[self._extra_pos]
+            self._extra_pos += 1
+            block = c.block_at(ts)
+            txh = c.tx_hash(block, seq, "gov2")
+            if kind in ("poke", "reset", "carry"):
+                self.book.add(ts, (1, seq), kind, payload, None, txh)
+            elif kind == "bribe":
+                self._do_bribe(ts, block, txh, xlog, *payload)
+                xlog += 1
+            elif kind == "claim":
+                xlog = self._do_claim(ts, block, txh, xlog, *payload)
+        self.book.flush()
+        if self._extra_pos > 4096:
+            del extra[:self._extra_pos]
+            self._extra_pos = 0
 
-    def _do_bribe(self, ts, block, txh, log, gauge: Gauge, token, usd: float, sender: str, foundation: bool):
+    def add_extra(self, ts: int, kind: str, payload) -> None:
+        """Queue an extra-stream event (planned at an epoch start, in any order)."""
+        self._extra_seq += 1
+        self._extra_new.append((ts, self._extra_seq, kind, payload))
+
+    def merge_extra(self) -> None:
+        rest = self._extra[self._extra_pos:] + self._extra_new
+        rest.sort(key=lambda e: (e[0], e[1]))
+        self._extra, self._extra_pos, self._extra_new = rest, 0, []
+
+    def _do_vote(self, ts: int, txh: str, order: tuple, token_id: int, gauges: list[Gauge],
+                 weights: list[float]) -> None:
+        """A planned vote (applied with the hour's vote operations). The claims' iteration set
+        records it as cast when it will succeed (voting power and an alive gauge at ts)."""
+        self.book.add(ts, order, "vote", token_id, (gauges, weights), txh)
+        if self.balance_of_nft(token_id, ts) > 0 and any(g.alive_at(ts) for g in gauges):
+            self.epoch_votes.setdefault(epoch_start(ts), EpochVotes()).by_token[token_id] = {}
+
+    def _do_bribe(self, ts, block, txh, log, gauge: Gauge, token, size: float, sender: str, foundation: bool):
+        """A bribe deposit of `size` USD, or of `size` human units of a token without a price."""
         if not gauge.alive_at(ts):
             return
-        price = self.chain.prices.price(token.idx, ts)
-        amount = int(usd / price * token.unit)
+        price = self.chain.token_price(token, ts)
+        amount = int((size / price if price is not None else size) * token.unit)
         if amount <= 0:
             return
         epoch = epoch_start(ts)
-        amount_usd = amount / token.unit * price
         self.bribes.append({
             "id": f"{txh}-{log}",
             "epoch": epoch,
             "gauge": gauge.id,
-            "pool": gauge.pool.id,
+            "pool": gauge.pool.id if gauge.pool is not None else None,
+            "target": gauge.target,
             "token": token.id,
             "amount": amount,  # raw; formatted with the token's decimals
-            "amountUSD": amount_usd,
+            "amountUSD": amount / token.unit * price if price is not None else None,
             "from": sender,
             "isFoundation": foundation,
             "timestamp": ts,
             "blockNumber": block,
             "transactionHash": txh,
         })
-        per_pool = self.bribe_totals.setdefault(epoch, {}).setdefault(gauge.pool.id, {})
-        per_pool[token.idx] = per_pool.get(token.idx, 0) + amount
+        per_target = self.bribe_totals.setdefault(epoch, {}).setdefault(gauge.target, {})
+        per_target[token.idx] = per_target.get(token.idx, 0) + amount
         if foundation:
             self._flow(token.idx, ts, -amount)
 
     def _do_claim(self, ts, block, txh, log, token_id: int, epoch: int, rewards: list) -> int:
         lock = self.lock(token_id)
         for g, token, amount, kind in rewards:
-            price = self.chain.prices.price(token.idx, ts)
+            price = self.chain.token_price(token, ts)
             self.claims.append({
                 "id": f"{txh}-{log}",
                 "epoch": epoch,
                 "veNFT": str(token_id),
                 "gauge": g.id,
-                "pool": g.pool.id,
+                "pool": g.pool.id if g.pool is not None else None,
+                "target": g.target,
                 "token": token.id,
                 "amount": amount,
-                "amountUSD": amount / token.unit * price,
+                "amountUSD": amount / token.unit * price if price is not None else None,
                 "kind": kind,
                 "timestamp": ts,
                 "blockNumber": block,

@@ -11,6 +11,7 @@ from devnet.amm.cl import Q96
 from devnet.subgraph.schema import Units
 from devnet.subgraph.store import EventStore
 from devnet.subgraph.vault_entities import vault_stores, vaults_state
+from devnet.subgraph.governance_entities import gauge_epochs, gauge_events, vote_event_store
 
 
 class Context:
@@ -138,6 +139,10 @@ def _tokens(ctx: Context) -> dict[str, dict]:
             a[2] += row["txCount"]
             a[3] += 1
     out = {}
+    u = sim.unpriced  # no pool and no price path: derivedETH and priceUSD 0, as a DEX subgraph has it
+    out[u.id] = {"id": u.id, "symbol": u.symbol, "name": u.spec.name, "decimals": u.decimals, "derivedETH": 0.0,
+                 "priceUSD": 0.0, "totalValueLocked": Units(0, u.decimals), "totalValueLockedUSD": 0.0,
+                 "volumeUSD": 0.0, "txCount": 0, "poolCount": 0, "totalSupply": int(u.spec.supply) * u.unit}
     for t in sim.tokens:
         price = sim.price(t, ts)
         raw, vol, txs, npools = acc[t.id]
@@ -191,26 +196,36 @@ def _bundles(ctx: Context) -> dict[str, dict]:
 
 
 def _gauges(ctx: Context) -> dict[str, dict]:
+    """`votes`: the sum of this epoch's Vote rows visible at the block (the allocations set or
+    carried for the epoch so far); `weight`: Voter.weights(target) at the block."""
     sim, ts = ctx.sim, ctx.ts
     gov = sim.gov
     epoch = epoch_start(ts)
+    epoch_votes: dict[str, int] = {}
+    for v in gov.votes_of_epoch(epoch, ts):
+        epoch_votes[v["target"]] = epoch_votes.get(v["target"], 0) + v["weight"]
     out = {}
     for g in gov.gauges:
         if not g.exists_at(ts):
             continue
         alive = g.alive_at(ts)
-        emitted = gov.gauge_emissions.get(epoch, {}).get(g.pool.id, 0) if alive else 0
+        emitted = gov.gauge_emissions.get(epoch, {}).get(g.target, 0) if alive else 0
         out[g.id] = {
             "id": g.id,
-            "pool": g.pool.id,
+            "pool": g.pool.id if g.pool is not None else None,
             "isAlive": alive,
             "createdAtTimestamp": g.created_ts,
-            "killedAtTimestamp": g.killed_ts if g.killed_ts is not None and g.killed_ts <= ts else None,
+            "killedAtTimestamp": g.killed_at(ts),
             "rewardRate": gov.gauge_reward_rate(g, ts),
             "emissionsEpoch": Units(emitted, 18),
-            "votes": Units(gov.pool_weight(g.pool.id, ts), 18),
+            "votes": Units(epoch_votes.get(g.target, 0), 18),
             "feesVotingReward": g.fees_reward.lower(),
             "bribeVotingReward": g.bribe_reward.lower(),
+            "kind": g.kind,
+            "target": g.target,
+            "createdAtBlockNumber": g.created_block,
+            "revivedAtTimestamp": g.revived_at(ts),
+            "weight": Units(gov.book.weight(g.target, ts), 18),
         }
     return out
 
@@ -266,6 +281,8 @@ STATE_BUILDERS = {
     "Gauge": _gauges,
     "VeNFT": _venfts,
     "Vault": vaults_state,
+    "GaugeEvent": gauge_events,
+    "GaugeEpoch": gauge_epochs,
 }
 # One row of a state entity by id, for references, where building the collection costs much more.
 ROW_BUILDERS = {"VeNFT": _venft}
@@ -370,6 +387,7 @@ def build_stores(sim) -> dict[str, EventStore]:
     epoch_key = lambda r: r["epoch"]  # noqa: E731
     return {
         **vault_stores(sim),
+        "VoteEvent": vote_event_store(sim),
         "Swap": EventStore("Swap", lambda: sim.swaps, lambda s: s.ts, lambda s: s.id,
                            {"pool": lambda s: s.pool.id}, _swap_view, ("timestamp", "blockNumber")),
         "PoolHourData": EventStore("PoolHourData", lambda: sim.hour_rows, lambda r: r["periodStartUnix"], id_key,

@@ -71,9 +71,11 @@ ENTITIES: dict[str, list[tuple[str, str]]] = {
         ("sqrtPriceX96", "BigInt"),
     ],
     "Gauge": [
-        ("id", "ID!"), ("pool", "Pool!"), ("isAlive", "Boolean!"), ("createdAtTimestamp", "BigInt!"),
+        ("id", "ID!"), ("pool", "Pool"), ("isAlive", "Boolean!"), ("createdAtTimestamp", "BigInt!"),
         ("killedAtTimestamp", "BigInt"), ("rewardRate", "BigInt!"), ("emissionsEpoch", "BigDecimal!"),
         ("votes", "BigDecimal!"), ("feesVotingReward", "String!"), ("bribeVotingReward", "String!"),
+        ("kind", "String!"), ("target", "String!"), ("createdAtBlockNumber", "BigInt!"),
+        ("revivedAtTimestamp", "BigInt"), ("weight", "BigDecimal!"),
     ],
     "VeNFT": [
         ("id", "ID!"), ("tokenId", "BigInt!"), ("owner", "String!"), ("lockedAmount", "BigDecimal!"),
@@ -81,19 +83,40 @@ ENTITIES: dict[str, list[tuple[str, str]]] = {
         ("isFoundation", "Boolean!"), ("createdAtTimestamp", "BigInt!"), ("createdAtBlockNumber", "BigInt!"),
     ],
     "Vote": [
-        ("id", "ID!"), ("epoch", "BigInt!"), ("veNFT", "VeNFT!"), ("pool", "Pool!"), ("weight", "BigDecimal!"),
-        ("timestamp", "BigInt!"), ("gauge", "Gauge!"), ("blockNumber", "BigInt!"),
+        ("id", "ID!"), ("epoch", "BigInt!"), ("veNFT", "VeNFT!"), ("pool", "Pool"), ("weight", "BigDecimal!"),
+        ("timestamp", "BigInt!"), ("gauge", "Gauge!"), ("blockNumber", "BigInt!"), ("target", "String!"),
+        ("kind", "String!"), ("transactionHash", "String"),
     ],
     "Bribe": [
-        ("id", "ID!"), ("epoch", "BigInt!"), ("gauge", "Gauge!"), ("pool", "Pool!"), ("token", "Token!"),
-        ("amount", "BigDecimal!"), ("amountUSD", "BigDecimal!"), ("from", "String!"),
+        ("id", "ID!"), ("epoch", "BigInt!"), ("gauge", "Gauge!"), ("pool", "Pool"), ("token", "Token!"),
+        ("amount", "BigDecimal!"), ("amountUSD", "BigDecimal"), ("from", "String!"),
         ("isFoundation", "Boolean!"), ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"),
-        ("transactionHash", "String!"),
+        ("transactionHash", "String!"), ("target", "String!"),
     ],
     "Claim": [
-        ("id", "ID!"), ("epoch", "BigInt!"), ("veNFT", "VeNFT!"), ("gauge", "Gauge!"), ("pool", "Pool!"),
-        ("token", "Token!"), ("amount", "BigDecimal!"), ("amountUSD", "BigDecimal!"), ("kind", "String!"),
-        ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"), ("transactionHash", "String!"),
+        ("id", "ID!"), ("epoch", "BigInt!"), ("veNFT", "VeNFT!"), ("gauge", "Gauge!"), ("pool", "Pool"),
+        ("token", "Token!"), ("amount", "BigDecimal!"), ("amountUSD", "BigDecimal"), ("kind", "String!"),
+        ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"), ("transactionHash", "String!"), ("target", "String!"),
+    ],
+    # Voter logs (devnet/sim/votebook.py), gauge timelines and per-epoch gauge aggregates
+    "VoteEvent": [
+        ("id", "ID!"), ("kind", "String!"), ("eventName", "String!"), ("tokenId", "BigInt!"), ("veNFT", "VeNFT!"),
+        ("owner", "String!"), ("pool", "Pool"), ("target", "String!"), ("gauge", "Gauge!"), ("weight", "BigDecimal!"),
+        ("poolWeight", "BigDecimal!"), ("totalWeight", "BigDecimal!"), ("epoch", "BigInt!"), ("timestamp", "BigInt!"),
+        ("blockNumber", "BigInt!"), ("transactionHash", "String!"), ("logIndex", "BigInt!"),
+    ],
+    "GaugeEvent": [
+        ("id", "ID!"), ("gauge", "Gauge!"), ("kind", "String!"), ("gaugeKind", "String!"), ("target", "String!"),
+        ("pool", "Pool"), ("epoch", "BigInt!"), ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"),
+        ("transactionHash", "String!"), ("logIndex", "BigInt!"),
+    ],
+    "GaugeEpoch": [
+        ("id", "ID!"), ("epoch", "BigInt!"), ("gauge", "Gauge!"), ("kind", "String!"), ("target", "String!"),
+        ("pool", "Pool"), ("isAlive", "Boolean!"), ("isPartial", "Boolean!"), ("votes", "BigDecimal!"),
+        ("votesAtStart", "BigDecimal!"), ("emissions", "BigDecimal!"), ("rewardRate", "BigInt!"),
+        ("emitted", "BigDecimal!"), ("token0", "Token"), ("token1", "Token"), ("fees0", "BigDecimal!"),
+        ("fees1", "BigDecimal!"), ("feesUSD", "BigDecimal!"), ("bribesUSD", "BigDecimal"), ("bribeCount", "Int!"),
+        ("unpricedBribeCount", "Int!"),
     ],
     # vaults (devnet/sim/vaults.py): one state entity, event entities and period rows
     "Vault": [
@@ -134,6 +157,9 @@ QUERY_FIELDS: dict[str, tuple[str, str]] = {
     "Vote": ("vote", "votes"),
     "Bribe": ("bribe", "bribes"),
     "Claim": ("claim", "claims"),
+    "VoteEvent": ("voteEvent", "voteEvents"),
+    "GaugeEvent": ("gaugeEvent", "gaugeEvents"),
+    "GaugeEpoch": ("gaugeEpoch", "gaugeEpochs"),
     "Vault": ("vault", "vaults"),
     "VaultDeposit": ("vaultDeposit", "vaultDeposits"),
     "VaultWithdrawal": ("vaultWithdrawal", "vaultWithdrawals"),
