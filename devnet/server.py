@@ -33,6 +33,7 @@ from devnet.params import CHAIN_PARAMS, history_days_for
 from devnet.synth import scaled_params
 from devnet.rpc.node import RpcNode
 from devnet.subgraph.service import SubgraphService
+from devnet import truth_governance
 
 log = logging.getLogger("devnet")
 
@@ -400,6 +401,61 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
             return _json({"error": "epoch is required (unix seconds)"}, 400)
         try:
             return _json(rt.sim.vote_totals(epoch, block))
+        except ValueError as exc:
+            return _json({"error": str(exc)}, 400)
+
+    def _gov_truth(request: Request, chain_id: int, fn, need_epoch: bool = False):
+        """A governance truth route (devnet/truth_governance.py): `epoch` (required when asked) and
+        `block` (default the head) from the query string."""
+        rt = runtime(chain_id)
+        if rt is None:
+            return unknown(chain_id)
+        try:
+            epoch = _int_arg(request, "epoch")
+            block = _int_arg(request, "block")
+        except ValueError:
+            return _json({"error": "epoch and block must be integers"}, 400)
+        if need_epoch and epoch is None:
+            return _json({"error": "epoch is required (unix seconds)"}, 400)
+        try:
+            _ts, block = rt.sim._truth_ts(block)
+            return _json(fn(rt.sim, epoch, block))
+        except LookupError as exc:
+            return _json({"error": str(exc)}, 404)
+        except ValueError as exc:
+            return _json({"error": str(exc)}, 400)
+
+    @app.get("/chains/<chain_id:int>/truth/gauge-epochs")
+    async def truth_gauge_epochs(request: Request, chain_id: int):
+        return _gov_truth(request, chain_id, truth_governance.gauge_epochs, need_epoch=True)
+
+    @app.get("/chains/<chain_id:int>/truth/gauge-timeline")
+    async def truth_gauge_timeline(request: Request, chain_id: int):
+        return _gov_truth(request, chain_id, lambda sim, _epoch, block: truth_governance.gauge_timeline(sim, block))
+
+    @app.get("/chains/<chain_id:int>/truth/vote-events")
+    async def truth_vote_events(request: Request, chain_id: int):
+        return _gov_truth(request, chain_id, truth_governance.vote_event_counts, need_epoch=True)
+
+    @app.get("/chains/<chain_id:int>/truth/venft-allocations")
+    async def truth_venft_allocations(request: Request, chain_id: int):
+        """`tokenId` (optional: every veNFT holding an allocation), at `timestamp` or `block`."""
+        rt = runtime(chain_id)
+        if rt is None:
+            return unknown(chain_id)
+        try:
+            token = _int_arg(request, "tokenId")
+            at = _int_arg(request, "timestamp")
+            block = _int_arg(request, "block")
+        except ValueError:
+            return _json({"error": "tokenId, timestamp and block must be integers"}, 400)
+        try:
+            head_ts, _block = rt.sim._truth_ts(block)
+            if at is not None and at > rt.sim.block_ts(rt.sim.head()):
+                return _json({"error": f"timestamp {at} is after the head"}, 400)
+            return _json(truth_governance.venft_allocations(rt.sim, head_ts if at is None else at, token))
+        except LookupError as exc:
+            return _json({"error": str(exc)}, 404)
         except ValueError as exc:
             return _json({"error": str(exc)}, 400)
 
