@@ -59,6 +59,9 @@ def test_every_epoch_is_the_devnets_deposits(api, stack):
             for token, deposits in expected.items():
                 assert got[token]["amountRaw"] == str(sum(b["amount"] for b in deposits))
                 assert got[token]["deposits"] == len(deposits)
+                if any(b["amountUSD"] is None for b in deposits):  # the devnet's token without a price
+                    assert got[token]["amountUsd"] is None, (cid, token, got[token])
+                    continue
                 usd = sum(b["amountUSD"] for b in deposits)
                 assert abs(float(got[token]["amountUsd"]) - usd) <= REL * usd
             funded += bool(expected)
