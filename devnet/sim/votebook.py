@@ -63,7 +63,6 @@ class VoteBook:
         self._ops: list[tuple] = []
         # epoch -> veNFT -> target -> weight: the epoch's Vote rows (allocation at its end)
         self.epoch_alloc: dict[int, dict[int, dict[str, int]]] = {}
-        self.tx_counts: dict[int, dict[str, int]] = {}  # epoch -> kind -> transactions
         self.rows_by_epoch: dict[int, list[dict]] = {}  # epoch -> its Vote rows (time order)
 
     # -- reads ---------------------------------------------------------------------------------
@@ -178,8 +177,6 @@ class VoteBook:
                 log += 1
         self.alloc[tid] = dict(new)
         self._tok.setdefault(tid, _Series()).push(ts, dict(new))
-        counts = self.tx_counts.setdefault(epoch, {})
-        counts[kind] = counts.get(kind, 0) + 1
         if new:
             self._rows(ts, epoch, tid, new, kind, txh)
 
