@@ -32,9 +32,11 @@ from .vaults import VaultConfig, parse_vaults
 MULTICALL3 = "0xcA11bde05977b3631167028862bE2a173976CA11"  # the same address on every EVM chain
 STATS_CHAIN_ID = 56  # the chain of the /api/stats and /api/v1 families
 # What a chain can support. `pools` (indexed pools and their hour data), `v2Pools`/`stablePools`/
-# `clPools` (pool kinds), `clTicks` (tick tables of CL pools), `gauges`, `votingEscrow`, `bribes`,
+# `clPools` (pool kinds), `clTicks` (tick tables of CL pools), `gauges`, `gaugePools` (the Voter maps
+# each gauge to its pool, or a system gauge to its target: poolForGauge), `votingEscrow`, `bribes`,
 # `vaults` (auto vaults: their assets exist only on chains with this feature and configured vaults).
-FEATURES = ("pools", "v2Pools", "stablePools", "clPools", "clTicks", "gauges", "votingEscrow", "bribes", "vaults")
+FEATURES = ("pools", "v2Pools", "stablePools", "clPools", "clTicks", "gauges", "gaugePools", "votingEscrow", "bribes",
+            "vaults")
 STATS_SNAPSHOT_DAYS = 30  # chain 56: /api/stats history defaults to 30 days of snapshots
 SNAPSHOT_DAYS = 7  # every other chain: the longest 15-minute price-history range
 

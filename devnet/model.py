@@ -486,6 +486,7 @@ class ChainSim:
             "clPools": "cl" in kinds,
             "clTicks": "cl" in kinds,
             "gauges": gauges,
+            "gaugePools": gauges,  # the Voter answers poolForGauge for every gauge
             "votingEscrow": "votingEscrow" in self.contracts,
             "bribes": gauges,
             "vaults": bool(self.vaults.vaults),

@@ -121,9 +121,9 @@ def test_book_has_features_deployment_time_and_vaults_only_where_configured(http
         assert entry["deployedAt"] == iso(sim.genesis_ts) and entry["startBlock"] == sim.genesis_block
         assert sim.block_ts(entry["startBlock"]) == sim.genesis_ts
         f = entry["features"]
-        assert set(f) == {"pools", "v2Pools", "stablePools", "clPools", "clTicks", "gauges", "votingEscrow",
-                          "bribes", "vaults"} and all(isinstance(v, bool) for v in f.values())
-        assert f["pools"] and f["v2Pools"] and f["stablePools"] and f["gauges"] and f["votingEscrow"]
+        assert set(f) == {"pools", "v2Pools", "stablePools", "clPools", "clTicks", "gauges", "gaugePools",
+                          "votingEscrow", "bribes", "vaults"} and all(isinstance(v, bool) for v in f.values())
+        assert f["pools"] and f["v2Pools"] and f["stablePools"] and f["gauges"] and f["gaugePools"] and f["votingEscrow"]
         assert f["clPools"] == f["clTicks"] == (cid != 1)
         assert f["vaults"] == (cid in VAULT_CHAINS) == ("vaults" in entry) == ("vaultContracts" in entry)
         for key in ("voter", "minter", "votingEscrow", "coreToken", "rewardsDistributor", "v2Factory", "router",

@@ -21,8 +21,8 @@ EXAMPLE_VAULT = {"key": "cl-a", "address": "0x9bCabfFEeAf1365d3e1Ddc4c7f3CA28303
 # a chain without CL pools nor vaults, deployed on a fixed day (its history partitions start there)
 EXAMPLE_V2_CHAIN = {"chainId": 1, "name": "Ethereum", "network": "ethereum", "deployedAt": "2026-06-01T00:00:00Z",
                     "features": {"pools": True, "v2Pools": True, "stablePools": True, "clPools": False,
-                                 "clTicks": False, "gauges": True, "votingEscrow": True, "bribes": True,
-                                 "vaults": False}}
+                                 "clTicks": False, "gauges": True, "gaugePools": True, "votingEscrow": True,
+                                 "bribes": True, "vaults": False}}
 
 
 def write_example_book(folder: Path, *extra: dict) -> Path:
