@@ -1,6 +1,8 @@
-"""The `governance_events` asset (daily partitions, one run per range): every Bribe, Vote and
-Claim of the subgraph whose timestamp falls in the range's days, read at one block (the block at
-the range end when the subgraph has indexed past it, else the subgraph head; like `pool_hourly`).
+"""The `governance_events` asset (daily partitions, one run per range): every Bribe, Vote, Claim,
+Voter log (VoteEvent) and gauge lifecycle event (GaugeEvent) of the subgraph whose timestamp falls
+in the range's days, and the gauge epochs (GaugeEpoch) those days touch, read at one block (the
+block at the range end when the subgraph has indexed past it, else the subgraph head; like
+`pool_hourly`).
 
 Rows (assets.rows.governance_events) are keyed by (chain_id, epoch, id) in ReplacingMergeTree
 tables, so re-running a day (the current one again and again) replaces rather than duplicates.
@@ -13,31 +15,41 @@ from .chain_scope import ChainScope
 from .coverage import record_coverage
 from .resources import ChainsResource, WarehouseResource
 from .rows.governance_events import bribe_rows, claim_rows, vote_rows
+from .rows.voter_events import gauge_epoch_rows, gauge_event_rows, vote_action_rows
 from .runs import partition_range
 from .upstream import history_block
 from .writers import insert_columns
-from ..core.epochs import to_datetime
+from ..core.epochs import epoch_start, to_datetime
 from ..readers.chain import ChainReader
 from ..readers.graphql import SubgraphClient
 
 BRIBE_FIELDS = ("epoch amount amountUSD from isFoundation timestamp blockNumber transactionHash "
-                "gauge { id } pool { id } token { id symbol decimals }")
-VOTE_FIELDS = "epoch weight timestamp blockNumber veNFT { id owner isFoundation } pool { id } gauge { id }"
+                "target gauge { id } pool { id } token { id symbol decimals }")
+VOTE_FIELDS = "epoch weight timestamp blockNumber target veNFT { id owner isFoundation } pool { id } gauge { id }"
 CLAIM_FIELDS = ("epoch amount amountUSD kind timestamp blockNumber transactionHash veNFT { id isFoundation } "
-                "gauge { id } pool { id } token { id symbol decimals }")
+                "target gauge { id } pool { id } token { id symbol decimals }")
+VOTE_EVENT_FIELDS = ("kind eventName tokenId owner target weight poolWeight totalWeight timestamp blockNumber "
+                     "transactionHash logIndex pool { id } gauge { id }")
+GAUGE_EVENT_FIELDS = "kind gaugeKind target timestamp blockNumber transactionHash logIndex gauge { id } pool { id }"
+GAUGE_EPOCH_FIELDS = ("epoch kind target isAlive isPartial votes votesAtStart emissions rewardRate emitted fees0 fees1 "
+                      "feesUSD bribesUSD bribeCount unpricedBribeCount gauge { id } pool { id } "
+                      "token0 { id decimals } token1 { id decimals }")
+EVENTS = (("bribes", BRIBE_FIELDS), ("votes", VOTE_FIELDS), ("claims", CLAIM_FIELDS),
+          ("voteEvents", VOTE_EVENT_FIELDS), ("gaugeEvents", GAUGE_EVENT_FIELDS))
 
 
 def read_events(subgraph: SubgraphClient, chain: ChainReader, start: int, end: int) -> tuple[int, int, dict[str, list]]:
-    """(block, cutoff, {entity: rows}) for events with start <= timestamp < cutoff at one block."""
+    """(block, cutoff, {entity: rows}) for events with start <= timestamp < cutoff at one block, and
+    the gauge epochs those days touch (gaugeEpochs) as aggregated at that block."""
     block = history_block(subgraph, chain, end)
     cutoff = block.events_before
-    where = {"timestamp_gte": start, "timestamp_lt": cutoff}
-    out = {}
+    out: dict[str, list] = {entity: [] for entity, _ in EVENTS} | {"gaugeEpochs": []}
     if cutoff > start:
-        for entity, fields in (("bribes", BRIBE_FIELDS), ("votes", VOTE_FIELDS), ("claims", CLAIM_FIELDS)):
+        where = {"timestamp_gte": start, "timestamp_lt": cutoff}
+        for entity, fields in EVENTS:
             out[entity] = subgraph.paginate(entity, fields, where=where, block=block.number)
-    else:
-        out = {"bribes": [], "votes": [], "claims": []}
+        epochs = {"epoch_gte": epoch_start(start), "epoch_lte": epoch_start(cutoff - 1)}
+        out["gaugeEpochs"] = subgraph.paginate("gaugeEpochs", GAUGE_EPOCH_FIELDS, where=epochs, block=block.number)
     return block.number, cutoff, out
 
 
@@ -47,8 +59,11 @@ def build_governance_event_assets(scope: ChainScope) -> list[AssetsDefinition]:
     @asset(
         name="governance_events",
         **groups.history_asset(scope),
-        metadata={"tables": "bribe_events, vote_events, claim_events", "chain": cid},
-        description=f"Chain {cid}: bribe deposits, votes and reward claims of the days (bribe_events, vote_events, claim_events).",
+        metadata={"tables": "bribe_events, vote_events, claim_events, vote_actions, gauge_events, gauge_epochs",
+                  "chain": cid},
+        description=f"Chain {cid}: bribe deposits, votes, reward claims, Voter logs and gauge lifecycle events of the "
+                    "days, and the gauge epochs they touch (bribe_events, vote_events, claim_events, vote_actions, "
+                    "gauge_events, gauge_epochs).",
     )
     def governance_events(
         context: AssetExecutionContext,
@@ -64,8 +79,13 @@ def build_governance_event_assets(scope: ChainScope) -> list[AssetsDefinition]:
                                       partition_range=label)
                 for table, rows, entity in (("bribe_events", bribe_rows, "bribes"),
                                             ("vote_events", vote_rows, "votes"),
-                                            ("claim_events", claim_rows, "claims"))
+                                            ("claim_events", claim_rows, "claims"),
+                                            ("vote_actions", vote_action_rows, "voteEvents"),
+                                            ("gauge_events", gauge_event_rows, "gaugeEvents"))
             }
+            written["gauge_epochs"] = insert_columns(
+                client, "gauge_epochs", gauge_epoch_rows(cid, read["gaugeEpochs"], block, min(cutoff, end) - 1),
+                asset="governance_events", partition_range=label)
         if cutoff > start:
             record_coverage(warehouse, cid, events=(start, min(cutoff, end) - 1))
         return MaterializeResult(metadata={**written, "block": block,

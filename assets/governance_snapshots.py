@@ -21,9 +21,9 @@ from ..core.epochs import epoch_start
 from ..readers.graphql import One, Page, SubgraphClient
 
 VENFT_FIELDS = "lockedAmount unlockTime isPermanent"
-GAUGE_FIELDS = "pool { id } isAlive emissionsEpoch votes"
-EPOCH_VOTE_FIELDS = "weight pool { id } veNFT { id isFoundation }"
-EPOCH_BRIBE_FIELDS = "amountUSD isFoundation pool { id }"
+GAUGE_FIELDS = "pool { id } isAlive emissionsEpoch votes kind target weight rewardRate"
+EPOCH_VOTE_FIELDS = "weight target pool { id } veNFT { id isFoundation }"
+EPOCH_BRIBE_FIELDS = "amountUSD isFoundation target pool { id }"
 FOUNDATION_NFT_FIELDS = "owner lockedAmount votingPower"
 FOUNDATION_VOTE_FIELDS = "weight timestamp veNFT { id } pool { id } gauge { id }"
 

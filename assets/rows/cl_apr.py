@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .market import CL_TYPES, V2_TYPES
-from .values import opt_float, opt_int
+from .values import opt_int, opt_price
 from ...core.cl_ranges import PROFILES, deposit_liquidity, diluted_share, profile_range, sqrt_ratio_at_tick
 
 DEPOSIT_USD = 100.0  # the spec's "100-unit deposit", in USD
@@ -43,7 +43,7 @@ def profile_aprs(pool: dict | None, emissions_usd_per_year: float | None, emissi
     out["range_tick_lower"], out["range_tick_upper"] = lower, upper
     tokens = (pool.get("token0") or {}, pool.get("token1") or {})
     decimals = [opt_int(t.get("decimals")) for t in tokens]
-    prices = [opt_float(t.get("priceUSD")) for t in tokens]
+    prices = [opt_price(t.get("priceUSD")) for t in tokens]
     # a subgraph price of 0 means no price source, not a free token: the deposit cannot be sized
     if (emissions_usd_per_year is None or liquidity is None or not sqrt_price
             or None in decimals or any(p is None or not p > 0 for p in prices)):

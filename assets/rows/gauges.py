@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cl_apr import CL_APR_COLUMNS, profile_aprs
-from .values import fsum_or_none, opt_float, ref_id, to_raw
+from .values import fsum_or_none, opt_float, opt_int, ref_id, to_raw, voter_pool
 from ...core.epochs import DAY, WEEK, epoch_start, to_datetime
 from ...core.flows import HourlyCloses, HourlySeries, flow_end
 from ...core.kpi import KpiInputs, classify, relative_change
@@ -23,7 +23,8 @@ EPOCHS_PER_YEAR = 365 * DAY / WEEK
 
 GAUGE_COLUMNS = ("chain_id", "snapshot_at", "gauge_address", "pool_address", "is_alive", "epoch_start", "votes_raw",
                  "foundation_votes_raw", "foundation_vote_share", "emissions_epoch_raw", "emission_apr", "fee_apr",
-                 "bribe_apr", "total_apr", "bribes_epoch_usd", "fees_epoch_usd", *CL_APR_COLUMNS)
+                 "bribe_apr", "total_apr", "bribes_epoch_usd", "fees_epoch_usd", *CL_APR_COLUMNS, "gauge_kind", "weight_raw",
+                 "reward_rate_raw")
 KPI_COLUMNS = ("chain_id", "snapshot_at", "epoch_start", "gauge_address", "pool_address", "foundation_votes_raw",
                "pool_votes_raw", "vote_share", "bribe_cost_usd", "emissions_directed_raw", "emissions_directed_usd",
                "tvl_usd", "tvl_prev_usd", "volume_usd", "volume_prev_usd", "fees_usd", "fees_prev_usd", "tvl_delta",
@@ -50,12 +51,12 @@ def epoch_state(gauges: list[dict], pools: list[dict], core: dict | None, votes:
     foundation: dict[str, int] = {}
     for v in votes:
         if (v.get("veNFT") or {}).get("isFoundation"):
-            pool = ref_id(v.get("pool")) or ""
+            pool = voter_pool(v)
             foundation[pool] = foundation.get(pool, 0) + to_raw(v.get("weight"), 18)
     paid: dict[str, list[float | None]] = {}
     foundation_paid: dict[str, list[float | None]] = {}
     for b in bribes:
-        pool = ref_id(b.get("pool")) or ""
+        pool = voter_pool(b)
         paid.setdefault(pool, []).append(opt_float(b.get("amountUSD")))
         if b.get("isFoundation"):
             foundation_paid.setdefault(pool, []).append(opt_float(b.get("amountUSD")))
@@ -77,7 +78,7 @@ def gauge_rows(chain_id: int, at: int, state: EpochState, protocol: HourlySeries
     end = flow_end(protocol, at)
     rows = []
     for g in state.gauges:
-        pool = ref_id(g.get("pool")) or ""
+        pool = voter_pool(g)
         votes = to_raw(g.get("votes"), 18)
         emissions = to_raw(g.get("emissionsEpoch"), 18)
         series = per_pool.get(pool)
@@ -114,6 +115,9 @@ def gauge_rows(chain_id: int, at: int, state: EpochState, protocol: HourlySeries
             "bribes_epoch_usd": bribes_usd,
             "fees_epoch_usd": fees_epoch,
             **profile_aprs(state.pools.get(pool), per_year, emission_apr),
+            "gauge_kind": g.get("kind") or "pool",
+            "weight_raw": to_raw(g["weight"], 18) if g.get("weight") is not None else None,
+            "reward_rate_raw": opt_int(g.get("rewardRate")),
         })
     return rows
 
@@ -127,7 +131,7 @@ def kpi_rows(chain_id: int, at: int, state: EpochState, protocol: HourlySeries,
     elapsed = max(0, (end - epoch) // 3600) if end is not None else 0
     rows = []
     for g in state.gauges:
-        pool = ref_id(g.get("pool")) or ""
+        pool = voter_pool(g)
         f_votes = state.foundation_votes.get(pool, 0)
         paid = state.foundation_bribes.get(pool, [])
         if f_votes <= 0 and not paid:

@@ -1,21 +1,22 @@
 """Rows of bribe_events, vote_events and claim_events from the subgraph's Bribe, Vote and Claim
 entities. USD values are the subgraph's amountUSD: the value at deposit (bribes) or claim
-(claims) time; token amounts are exact raw integers."""
+(claims) time; token amounts are exact raw integers. pool_address is the Voter's pool of the
+gauge: for a system gauge (no user pool) its target, with gauge_kind 'system'."""
 from __future__ import annotations
 
 from typing import Any
 
-from .values import columns, opt_float, ref_id, req_int, to_raw
+from .values import columns, opt_float, ref_id, req_int, to_raw, voter_pool
 from ...core.epochs import WEEK, epoch_start, to_datetime
 
 BRIBE_COLUMNS = ("chain_id", "epoch", "id", "block_timestamp", "block_number", "transaction_hash", "gauge_address",
                  "pool_address", "token_address", "token_symbol", "token_decimals", "amount_raw", "amount_usd",
-                 "sender", "is_foundation")
+                 "sender", "is_foundation", "gauge_kind")
 VOTE_COLUMNS = ("chain_id", "epoch", "id", "block_timestamp", "block_number", "venft_id", "owner", "is_foundation",
-                "gauge_address", "pool_address", "weight_raw")
+                "gauge_address", "pool_address", "weight_raw", "gauge_kind")
 CLAIM_COLUMNS = ("chain_id", "epoch", "id", "block_timestamp", "block_number", "transaction_hash", "venft_id",
                  "is_foundation", "kind", "gauge_address", "pool_address", "token_address", "token_symbol",
-                 "token_decimals", "amount_raw", "amount_usd")
+                 "token_decimals", "amount_raw", "amount_usd", "gauge_kind")
 
 
 def _event(chain_id: int, e: dict, what: str) -> dict[str, Any]:
@@ -29,6 +30,12 @@ def _event(chain_id: int, e: dict, what: str) -> dict[str, Any]:
         "block_timestamp": to_datetime(ts),
         "block_number": req_int(e.get("blockNumber"), f"{what} blockNumber"),
     }
+
+
+def _voter_pool(e: dict) -> dict[str, Any]:
+    """The gauge columns: its address, the Voter's pool of it (a system gauge's target) and kind."""
+    return {"gauge_address": ref_id(e.get("gauge")) or "", "pool_address": voter_pool(e),
+            "gauge_kind": "system" if e.get("target") and not ref_id(e.get("pool")) else "pool"}
 
 
 def _paid(e: dict, token: dict, decimals: int) -> dict[str, Any]:
@@ -50,8 +57,7 @@ def bribe_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
         rows.append({
             **_event(chain_id, b, f"bribe {b['id']}"),
             "transaction_hash": str(b.get("transactionHash") or "").lower(),
-            "gauge_address": ref_id(b.get("gauge")) or "",
-            "pool_address": ref_id(b.get("pool")) or "",
+            **_voter_pool(b),
             **_paid(b, token, decimals),
             "sender": str(b.get("from") or "").lower(),
             "is_foundation": bool(b.get("isFoundation")),
@@ -68,8 +74,7 @@ def vote_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
             "venft_id": req_int(ref_id(nft), f"vote {v['id']} veNFT"),
             "owner": str(nft.get("owner") or "").lower(),
             "is_foundation": bool(nft.get("isFoundation")),
-            "gauge_address": ref_id(v.get("gauge")) or "",
-            "pool_address": ref_id(v.get("pool")) or "",
+            **_voter_pool(v),
             "weight_raw": to_raw(v.get("weight"), 18),
         })
     return columns(VOTE_COLUMNS, rows)
@@ -87,8 +92,7 @@ def claim_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
             "venft_id": req_int(ref_id(nft), f"claim {c['id']} veNFT"),
             "is_foundation": bool(nft.get("isFoundation")),
             "kind": c.get("kind") or "",
-            "gauge_address": ref_id(c.get("gauge")) or "",
-            "pool_address": ref_id(c.get("pool")) or "",
+            **_voter_pool(c),
             **_paid(c, token, decimals),
         })
     return columns(CLAIM_COLUMNS, rows)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .values import fsum_or_none, opt_float, opt_int, opt_raw, ref_id, req_float, req_int
+from .values import fsum_or_none, opt_float, opt_int, opt_price, opt_raw, ref_id, req_float, req_int
 from ...core.epochs import DAY, epoch_start, to_datetime
 from ...core.flows import HourlySeries, flow_end, protocol_flows
 from ...core.prices import PRICE_GENERATION
@@ -45,7 +45,7 @@ def token_rows(chain_id: int, snapshot_at: int, tokens: list[dict]) -> list[dict
             "symbol": t.get("symbol") or "",
             "name": t.get("name") or "",
             "decimals": req_int(t.get("decimals"), f"token {t['id']} decimals"),
-            "price_usd": opt_float(t.get("priceUSD")),
+            "price_usd": opt_price(t.get("priceUSD")),
             "derived_eth": opt_float(t.get("derivedETH")),
             "tvl_usd": opt_float(t.get("totalValueLockedUSD")),
             "price_generation": PRICE_GENERATION,  # how price_usd was derived (ADR 0011)

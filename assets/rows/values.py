@@ -71,3 +71,16 @@ def fsum_or_none(values: Sequence[float | None]) -> float | None:
 def columns(names: Sequence[str], rows: Sequence[dict[str, Any]]) -> dict[str, list[Any]]:
     """Rows (dicts) as the columns of one insert, in `names` order."""
     return {n: [r[n] for r in rows] for n in names}
+
+
+def voter_pool(entity: dict) -> str:
+    """The Voter's pool of a gauge, vote, bribe or claim entity: its user pool, or for a system
+    gauge (no user pool) its target, which the Voter keeps in the pool's place."""
+    return ref_id(entity.get("pool")) or str(entity.get("target") or "").lower()
+
+
+def opt_price(value: Any) -> float | None:
+    """A subgraph's USD price: None where missing or not positive (a DEX subgraph reports a token it
+    cannot price as 0, which is no price, not a price of zero)."""
+    price = opt_float(value)
+    return price if price is not None and price > 0 else None

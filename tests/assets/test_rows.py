@@ -100,3 +100,29 @@ def test_governance_events_land_in_their_epoch():
                             "timestamp": str(T0 + 100), "blockNumber": "9", "token": {"id": "0xT", "decimals": "6"}}])
     assert cols["epoch"] == [datetime.fromtimestamp(T0, tz=timezone.utc)] and cols["amount_raw"] == [2_000_000]
     assert cols["id"] == ["0xb-1"] and cols["amount_usd"] == [4.0]
+
+
+def test_voter_logs_gauge_events_and_gauge_epochs():
+    from ve_analytics.assets.rows.voter_events import gauge_epoch_rows, gauge_event_rows, vote_action_rows
+
+    t = T0 + WEEK + 5 * HOUR
+    votes = vote_action_rows(56, [{
+        "id": "0xTX-3", "kind": "poke", "eventName": "Voted", "tokenId": "12", "owner": "0xOWNER", "target": "0xP",
+        "weight": "1.5", "poolWeight": "10", "totalWeight": "100.000000000000000001", "timestamp": str(t),
+        "blockNumber": "77", "transactionHash": "0xTX", "logIndex": "3", "pool": {"id": "0xP"}, "gauge": {"id": "0xG"}}])
+    assert votes["epoch"] == [datetime.fromtimestamp(T0 + WEEK, tz=timezone.utc)] and votes["log_index"] == [3]
+    assert (votes["kind"], votes["event_name"], votes["venft_id"]) == (["poke"], ["Voted"], [12])
+    assert votes["weight_raw"] == [15 * 10**17] and votes["total_weight_raw"] == [100 * 10**18 + 1]
+    assert (votes["owner"], votes["pool_address"], votes["gauge_address"]) == (["0xowner"], ["0xp"], ["0xg"])
+    system = gauge_event_rows(56, [{"id": "0xK-0", "kind": "created", "gaugeKind": "system", "target": "0xSYS",
+                                    "timestamp": str(t), "blockNumber": "5", "transactionHash": "0xK",
+                                    "logIndex": "0", "gauge": {"id": "0xG2"}, "pool": None}])
+    assert system["pool_address"] == [""] and system["target"] == ["0xsys"] and system["gauge_kind"] == ["system"]
+    epochs = gauge_epoch_rows(56, [{
+        "id": "x", "epoch": str(T0), "kind": "pool", "target": "0xP", "isAlive": False, "isPartial": True,
+        "votes": "2", "votesAtStart": "1", "emissions": "3", "rewardRate": "4", "emitted": "0.5", "fees0": "1.5",
+        "fees1": "0", "feesUSD": "2.25", "bribesUSD": None, "bribeCount": 3, "unpricedBribeCount": 1,
+        "gauge": {"id": "0xG"}, "pool": {"id": "0xP"}, "token0": {"id": "0xA", "decimals": "6"},
+        "token1": {"id": "0xB", "decimals": "18"}}], 99, t)
+    assert epochs["fees0_raw"] == [1_500_000] and epochs["emitted_raw"] == [5 * 10**17] and epochs["reward_rate_raw"] == [4]
+    assert epochs["bribes_usd"] == [None] and epochs["read_block"] == [99] and epochs["is_partial"] == [True]

@@ -136,7 +136,13 @@ def test_gauge_votes_and_foundation_share_equal_ground_truth_at_the_snapshot_blo
     assert all(g["epochStart"] == snapshot["epochStart"] for g in gauges)
     served_foundation = sum(int(g["foundationVotesRaw"]) for g in gauges)
     assert str(served_foundation) == truth["foundationWeight"]
+    deployment = httpx.get(f"{fresh.devnet_url}/chains/56/deployment", timeout=30).json()
+    system = {g["target"].lower() for g in deployment["gauges"] if g["kind"] == "system"}
+    assert system and system <= {g["poolAddress"] for g in gauges}
     for g in gauges:
+        if g["poolAddress"] in system:  # the Voter keeps a system gauge's target in the pool's place: no pool
+            assert g["poolType"] is None and g["token0Symbol"] is None and g["apr"]["emission"] is None
+            continue
         pool = state["pools"][g["poolAddress"]]
         assert g["token0Symbol"] and g["poolType"] == pool["type"]
         if g["apr"]["emission"] is not None:
@@ -156,17 +162,25 @@ def test_dollar_per_vote_recomputed_from_ground_truth(api, fresh, snapshot):
     bribes = fresh.truth("bribes", epoch=epoch)["pools"]
     votes = fresh.truth("votes", epoch=epoch)["pools"]
     assert {r["poolAddress"] for r in rows} == set(bribes) | set(votes)
-    totals = [r["totalRewardUsd"] for r in rows]
-    assert totals == sorted(totals, reverse=True)
+    totals = [r["totalRewardUsd"] for r in rows]  # unknown (a bribe token without a price) last
+    known = [t for t in totals if t is not None]
+    assert known == sorted(known, reverse=True) and totals == known + [None] * (len(totals) - len(known))
+    deployment = httpx.get(f"{fresh.devnet_url}/chains/56/deployment", timeout=30).json()
+    system = {g["target"].lower() for g in deployment["gauges"] if g["kind"] == "system"}
+    assert system & {r["poolAddress"] for r in rows}
     for r in rows:
         pool = r["poolAddress"]
         b = bribes.get(pool, {"count": 0, "totalUsd": 0.0})
-        fees = fresh.truth("flows", **{"from": epoch, "to": epoch + WEEK, "pool": pool})["feesUsd"]
         assert r["bribeCount"] == b["count"] and close(r["totalBribesUsd"], b["totalUsd"])
-        assert 0 < r["feeHoursCovered"] <= WEEK // 3600
+        if pool in system:  # a system gauge's target: no pool, so no trading fees
+            fees = 0.0
+            assert r["feeHoursCovered"] == 0
+        else:
+            fees = fresh.truth("flows", **{"from": epoch, "to": epoch + WEEK, "pool": pool})["feesUsd"]
+            assert 0 < r["feeHoursCovered"] <= WEEK // 3600
         assert close(r["totalFeesUsd"], fees, 1e-9)
         assert r["votesRaw"] == votes.get(pool, "0")
-        if pool in votes:
+        if pool in votes and b["totalUsd"] is not None:
             expected = (b["totalUsd"] + fees) / (int(votes[pool]) / 1e18)
             assert close(r["dollarPerVote"], expected, 1e-9)
         else:

@@ -1,7 +1,8 @@
 -- /api/stats/markets/bribes: the bribe market of one epoch, per gauge: bribes deposited (USD at
 -- deposit time), the pool's fees over the epoch's hours ended by the snapshot (voter fee rewards),
 -- the epoch's votes and dollarPerVote = (bribes + fees) / votes. Pools with bribes or votes in the
--- epoch; sorted by total reward USD descending (unknown totals last).
+-- epoch; sorted by total reward USD descending (unknown totals last). A system gauge (no user pool:
+-- its pool address is its target) has no trading fees: 0 over 0 hours, not unknown.
 -- Parameters: {chain_id:UInt32}, {snapshot_at:DateTime64(3, 'UTC')}, {epoch:Int64} (-1 = the most
 -- recent epoch with bribes up to the snapshot), {min_usd:Float64}, {limit:UInt32}
 WITH
@@ -17,14 +18,14 @@ WITH
     bribes AS
     (
         SELECT pool_address, any(gauge_address) AS gauge, count() AS n, arraySum(arraySort(groupArray(amount_usd))) AS usd,
-               countIf(amount_usd IS NULL) AS unknown
+               countIf(amount_usd IS NULL) AS unknown, max(gauge_kind = 'system') AS system
         FROM bribe_events FINAL
         WHERE chain_id = {chain_id:UInt32} AND block_timestamp <= {snapshot_at:DateTime64(3, 'UTC')} AND epoch = target
         GROUP BY pool_address
     ),
     votes AS
     (
-        SELECT pool_address, any(gauge_address) AS gauge, sum(weight_raw) AS w
+        SELECT pool_address, any(gauge_address) AS gauge, sum(weight_raw) AS w, max(gauge_kind = 'system') AS system
         FROM vote_events FINAL
         WHERE chain_id = {chain_id:UInt32} AND block_timestamp <= {snapshot_at:DateTime64(3, 'UTC')} AND epoch = target
         GROUP BY pool_address
@@ -58,7 +59,7 @@ WITH
             if(b.gauge != '', b.gauge, v.gauge)                    AS gauge,
             b.n                                                    AS n,
             if(b.n = 0, 0, if(b.unknown > 0, NULL, b.usd))         AS bribes_usd,
-            if(f.hours = 0, NULL, f.usd)                           AS fees_usd,
+            if(f.hours = 0, if(b.system OR v.system, 0, NULL), f.usd) AS fees_usd,
             f.hours                                                AS hours,
             v.w                                                    AS w,
             if(s.pool_address = '', NULL, s.s0)                    AS s0,
