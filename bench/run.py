@@ -74,6 +74,8 @@ V1_ROUTES: tuple[str, ...] = (
     "/protocol/history?days=90",
     "/protocol/daily?days=90&alignment=utc",
     "/protocol/volume",
+    "/gauges?limit=100",
+    "/bribes?limit=100",
 )
 # A /v1 route whose path is known once the dataset is: the core token's price history over the 500
 # whole hours before chain 56's latest snapshot (one full page; every period holds four published
@@ -229,6 +231,8 @@ def items(body: dict) -> int:
         return len(data["periods"])
     if isinstance(data, dict) and isinstance(data.get("ticks"), list):  # a page of a pool's ticks
         return len(data["ticks"])
+    if isinstance(data, dict) and isinstance(data.get("rows"), list):  # a /v1 collection page
+        return len(data["rows"])
     if isinstance(data, dict) and "periodSeconds" in data:
         return sum(len(c["periods"] or ()) for c in data["chains"])
     return 1
@@ -347,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
             r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}{sub_path}")
             plan.append(("/v1" + POOL_LABEL.replace("?", sub + "?"), sub_path, V1_BOOK, calls, items(r.json())))
         nocache = f"http://127.0.0.1:{ports['api_nocache']}"
+        top = fetch(http, nocache + "/v1/gauges?limit=1&chainIds=56").json()["data"]["rows"][0]
+        path = f"/v1/gauges/56/{top['address']}"
+        plan.append(("/v1/gauges/56/<most-voted gauge>", path, V1_BOOK, traced(V1, sql_client, settings, path), 1))
         ticks = [("/v1" + TICKS_LABEL, deep.path),
                  (f"/v1{TICKS_LABEL} page {DEPTH}", deep.page_path(lambda url: fetch(http, url).json(), nocache))]
         if deep.runner_up:
@@ -400,7 +407,8 @@ def main(argv: list[str] | None = None) -> int:
                     "/v1/chains (multichain)": "/v1/chains",
                     "/v1/protocol (multichain)": "/v1/protocol",
                     "365-day /protocol/history": "/api/stats/protocol/history?days=365",
-                    **{label: path for label, path, *_ in plan if label.startswith("/v1/pools/")}},
+                    **{label: path for label, path, *_ in plan
+                       if label.startswith(("/v1/pools/", "/v1/gauges", "/v1/bribes"))}},
             etag_path="/api/stats/protocol", etag=etag, workers=workers,
             warehouse_pid=by_name["warehouse"].proc.pid, api_pid=by_name["api"].proc.pid,
             cold={"/protocol/history?days=364": "/api/stats/protocol/history?days=364",

@@ -12,13 +12,14 @@ from .curation import routes as curation
 from .discovery import routes as discovery
 from .pools import routes as pools
 from .envelope import V1_ENVELOPE
+from .gauges import routes as gauges
 from .governance import routes as governance
 from .protocol import routes as protocol
 from .reference import routes as reference
 from .tokens import routes as tokens
 
 CONTRACT_VERSION = "0.6.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail; 0.4.0: pool ticks, trailing windows and bribes; 0.5.0: pool history and daily; 0.6.0: /v1/bribes (additive)
-DOMAINS = (reference, protocol, curation, discovery, pools, tokens, governance)  # in the contract's order
+DOMAINS = (reference, protocol, curation, discovery, pools, tokens, gauges, governance)  # in the contract's order
 ROUTES: tuple[Route, ...] = tuple(route for domain in DOMAINS for route in domain.ROUTES)
 
 V1_GUIDE = Guide(
@@ -83,6 +84,7 @@ FAMILY = Family(
     tags={
         "curation": "The reviewed curation publication: its categories and token lists.",
         "discovery": "Pools and tokens across chains: filters, sorts, facets and signed cursors.",
+        "gauges": "Gauges across chains: kinds, timelines, Voter weight, emissions, this epoch's bribes and fees, APRs.",
         "governance": "Notified funding (bribes) across gauges and chains.",
         "pools": "One pool's detail (its discovery figures, emissions scenario and liquidity state) and its "
                  "initialized ticks.",

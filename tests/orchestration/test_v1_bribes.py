@@ -54,10 +54,12 @@ def test_every_record_is_a_devnet_deposit(api, stack):
     expected = truth(stack, coverage)
     got = {(r["chainId"], r["id"]): r for r in rows}
     assert len(got) == len(rows) and set(got) == set(expected) and len(rows) > 20
+    assert {r["gaugeKind"] for r in rows} == {"pool", "system"} and any(r["amountUsd"] is None for r in rows)
     for key, b in expected.items():
         r = got[key]
         assert unix(r["epochStart"]) == b["epoch"] and unix(r["notifiedAt"]) == b["timestamp"]
         assert (r["gauge"], r["pool"], r["token"]["address"], r["briber"]) == (b["gauge"], b["pool"], b["token"], b["from"])
+        assert r["gaugeKind"] == ("pool" if b["pool"] else "system")
         assert (r["blockNumber"], r["transactionHash"], r["foundation"]) == (b["blockNumber"], b["transactionHash"],
                                                                              b["isFoundation"])
         assert r["amountRaw"] == str(b["amount"])
@@ -72,7 +74,7 @@ def test_every_record_is_a_devnet_deposit(api, stack):
 
 def test_filters_select_what_they_name(api, stack):
     rows, _ = everything(api)
-    sample = next(r for r in rows if not r["foundation"])
+    sample = next(r for r in rows if not r["foundation"] and r["pool"])
     cid = sample["chainId"]
     cases = {
         f"&epoch={sample['epochStart']}": lambda r: r["epochStart"] == sample["epochStart"],

@@ -29,6 +29,7 @@ def served(stack, tmp_path_factory):
     ("discovery", "tokens", "/v1/tokens?limit=5", {"limit": 5}),
     ("curation", "categories", "/v1/categories", {}),
     ("governance", "bribes", "/v1/bribes?limit=5", {"limit": 5}),
+    ("gauges", "gauges", "/v1/gauges?limit=5", {"limit": 5}),
 ])
 def test_v1_routes_through_the_generated_client(served, tag, name, path, kwargs):
     package, client, url = served
@@ -95,3 +96,18 @@ def test_a_ticks_traversal_through_the_generated_client(served):
         if not page.page_info.has_next_page:
             break
     assert seen == [t.to_dict() for t in whole.data.ticks] and len(seen) == whole.data.invariants.tick_count
+
+
+@pytest.mark.parametrize("name, suffix, query, kwargs", [
+    ("gauge", "", "", {}),
+    ("gauge_history", "/history", "?limit=3", {"limit": 3}),
+    ("gauge_rewards", "/rewards", "?limit=3", {"limit": 3}),
+    ("gauge_bribes", "/bribes", "?limit=3", {"limit": 3}),
+])
+def test_a_gauge_and_its_sub_routes_through_the_generated_client(served, name, suffix, query, kwargs):
+    """The most-voted gauge (a system gauge included when it leads), its epochs, rewards and bribes."""
+    package, client, url = served
+    row = body(url + "/v1/gauges?limit=1")["data"]["rows"][0]
+    model = operation(package, "gauges", name).sync(row["chainId"], row["address"], client=client, **kwargs)
+    assert type(model).__module__.startswith("v1_client.models.")
+    assert as_sent(model.to_dict()) == body(url + f"/v1/gauges/{row['chainId']}/{row['address']}{suffix}{query}")

@@ -24,6 +24,10 @@ def windows_param(default: str) -> Param:
     return Param("windows", "windows", "Up to six trailing windows, whole hours or days from 1h to 366d", default=default)
 
 
+APR_PROFILE = Param("aprProfile", "enum", "Concentrated-liquidity emissions preset: minimum (one tick-spacing "
+                    "interval), five-spacing (five intervals) or standard (the aligned half-spread); V2 pools are "
+                    "unaffected; feeApr stays a separate pool-average estimate", default="standard",
+                    choices=("minimum", "five-spacing", "standard"))
 ALIGNMENT = Param("alignment", "enum", "rolling: periods end at each chain's latest completed hourly bucket; utc: "
                   "calendar periods shared by every chain, the running one clipped and marked partial",
                   default="rolling", choices=("rolling", "utc"))

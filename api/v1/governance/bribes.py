@@ -52,7 +52,8 @@ def record(r: dict[str, Any]) -> dict[str, Any]:
         "blockNumber": int(r["block_number"]),
         "transactionHash": r["transaction_hash"],
         "gauge": r["gauge_address"],
-        "pool": r["pool_address"] or None,
+        "gaugeKind": r["gauge_kind"],
+        "pool": None if r["gauge_kind"] == "system" else r["pool_address"],
         "token": {"address": r["token_address"], "symbol": r["token_symbol"], "decimals": decimals},
         "amountRaw": r["amount_raw"],
         "amount": fraction_text(Fraction(int(r["amount_raw"]), 10 ** decimals)),
@@ -81,6 +82,11 @@ async def bribes(ctx: RequestContext) -> dict[str, Any]:
     f = filters(ctx)
     digest = filters_digest(f)
     payload, chains = chains_traversal(ctx, digest, CURSOR_FORMAT)
+    return await page(ctx, f, digest, payload, chains)
+
+
+async def page(ctx: RequestContext, f: dict[str, Any], digest: str, payload: dict | None, chains) -> dict[str, Any]:
+    """One page of the records `f` selects on `chains` (after the cursor's position, if any)."""
     c_at, c_chain, c_id = payload["key"] if payload else (0, 0, "")
     limit = ctx.params["limit"]
     ids = [c.chain_id for c in chains]
@@ -97,6 +103,7 @@ async def bribes(ctx: RequestContext) -> dict[str, Any]:
         ctx.meta["complete"] = False
     last = rows[-1] if more else None
     ctx.meta["pageInfo"] = {"hasNextPage": more, "nextCursor": next_cursor(
-        ctx, digest, CURSOR_FORMAT, chains, key=[last["at_ms"], int(last["chain_id"]), last["id"]]) if last else None}
+        ctx, digest, CURSOR_FORMAT, tuple(chains), key=[last["at_ms"], int(last["chain_id"]), last["id"]])
+        if last else None}
     echo = {**f, "epoch": None if f["epoch"] is None else stamp(f["epoch"])}
     return {"rows": [record(r) for r in rows], "coverage": covered, "filters": echo}

@@ -30,8 +30,10 @@ BRIBE = obj({
     "blockNumber": {"type": "integer", "minimum": 0},
     "transactionHash": {"type": "string"},
     "gauge": LOWER_ADDRESS,
+    "gaugeKind": {"enum": ["pool", "system"], "description": "pool: a user pool's gauge; system: a gauge without a "
+                  "user pool"},
     "pool": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"],
-             "description": "the gauge's pool; null for a gauge without a user pool"},
+             "description": "the gauge's pool; null for a system gauge"},
     "token": TOKEN,
     "amountRaw": {**RAW_INTEGER, "description": "the notified amount in raw units (exact integer)"},
     "amount": {**DECIMAL, "description": "amountRaw / 10^decimals"},

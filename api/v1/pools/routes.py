@@ -12,7 +12,7 @@ from .bribes import bribes
 from .history import periods
 from .schemas import SCHEMAS
 from ...cursors import CURSOR_EXPIRED, MAX_CURSOR_CHARS
-from ..common.params import ALIGNMENT, CHAIN_UNAVAILABLE_DOC, CURATION_TEXT, MARKET_SECONDS, PATH_CHAIN_ID, windows_param
+from ..common.params import ALIGNMENT, APR_PROFILE, CHAIN_UNAVAILABLE_DOC, CURATION_TEXT, MARKET_SECONDS, PATH_CHAIN_ID, windows_param
 
 __all__ = ["ROUTES", "SCHEMAS"]
 
@@ -20,10 +20,6 @@ POOL_ADDRESS = Param("poolAddress", "address", "Pool contract address (either ca
 SCOPE = Param("scope", "enum", "curated: a curated pool; all: any indexed factory pool. Hidden and deprecated pools "
               "are readable by address (their status says so); blocked pools never", default="curated",
               choices=("curated", "all"))
-APR_PROFILE = Param("aprProfile", "enum", "Concentrated-liquidity emissions preset: minimum (one tick-spacing "
-                    "interval), five-spacing (five intervals) or standard (the aligned half-spread); V2 pools are "
-                    "unaffected; feeApr stays a separate pool-average estimate", default="standard",
-                    choices=("minimum", "five-spacing", "standard"))
 POOL_NOT_FOUND_DOC = ErrorDoc(404, pools.POOL_NOT_FOUND, "The chain's published snapshot does not list the pool in "
                               "the requested scope, or the curation blocks it.")
 

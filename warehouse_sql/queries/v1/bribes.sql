@@ -23,7 +23,8 @@ SELECT
     toString(amount_raw)                         AS amount_raw,
     amount_usd,
     sender,
-    is_foundation
+    is_foundation,
+    gauge_kind
 FROM bribe_events FINAL
 WHERE chain_id IN {chain_ids:Array(UInt32)}
   AND block_timestamp < {snapshot_ats:Array(DateTime64(3, 'UTC'))}[indexOf({chain_ids:Array(UInt32)}, chain_id)]
