@@ -148,6 +148,8 @@ def _format(kind: str) -> Kind:
 
     def schema(param: Param) -> dict[str, Any]:
         found = param_kinds.schema(kind)
+        if param.location == "path":  # text in a URL: a generated client prints a date-time path value with
+            found.pop("format", None)  # str(), a space for the T (openapi-python-client); the pattern says it
         if param.choices:  # a timestamp or one of its literals; `type` stays on top for readers of it
             literal = {"enum": list(param.choices)}
             found = {"type": "string", "anyOf": [{k: v for k, v in found.items() if k != "type"}, literal]}

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, unquote
 
 from .errors import ApiError
 from .kinds import INTEGER_LIMIT, KINDS
@@ -141,8 +141,8 @@ class ParamParser:
     def parse(self, query_string: str, path_args: dict[str, str] | None = None) -> dict[str, Any]:
         values = dict(self.defaults)
         if path_args:
-            for name, raw in path_args.items():
-                values[name] = self.path[name].parse(raw)
+            for name, raw in path_args.items():  # the router leaves a segment percent-encoded (%3A for a colon)
+                values[name] = self.path[name].parse(unquote(raw) if "%" in raw else raw)
         if query_string:
             seen: set[str] = set()
             for name, raw in parse_qsl(query_string, keep_blank_values=True):

@@ -85,7 +85,7 @@ FAMILY = Family(
         "curation": "The reviewed curation publication: its categories and token lists.",
         "discovery": "Pools and tokens across chains: filters, sorts, facets and signed cursors.",
         "gauges": "Gauges across chains: kinds, timelines, Voter weight, emissions, this epoch's bribes and fees, APRs.",
-        "governance": "Notified funding (bribes) across gauges and chains.",
+        "governance": "Notified funding (bribes) and epochs across gauges and chains.",
         "pools": "One pool's detail (its discovery figures, emissions scenario and liquidity state) and its "
                  "initialized ticks.",
         "protocol": "Protocol totals per chain and in total: now, history, daily, trailing windows, volume.",

@@ -30,6 +30,8 @@ def served(stack, tmp_path_factory):
     ("curation", "categories", "/v1/categories", {}),
     ("governance", "bribes", "/v1/bribes?limit=5", {"limit": 5}),
     ("gauges", "gauges", "/v1/gauges?limit=5", {"limit": 5}),
+    ("governance", "epochs", "/v1/epochs?limit=5", {"limit": 5}),
+    ("governance", "markets_bribes", "/v1/markets/bribes?limit=5", {"limit": 5}),
 ])
 def test_v1_routes_through_the_generated_client(served, tag, name, path, kwargs):
     package, client, url = served
@@ -111,3 +113,11 @@ def test_a_gauge_and_its_sub_routes_through_the_generated_client(served, name, s
     model = operation(package, "gauges", name).sync(row["chainId"], row["address"], client=client, **kwargs)
     assert type(model).__module__.startswith("v1_client.models.")
     assert as_sent(model.to_dict()) == body(url + f"/v1/gauges/{row['chainId']}/{row['address']}{suffix}{query}")
+
+
+def test_an_epoch_through_the_generated_client(served):
+    package, client, url = served
+    row = next(r for r in body(url + "/v1/epochs?limit=20")["data"]["rows"] if not r["gap"])
+    model = operation(package, "governance", "epoch").sync(row["chainId"], row["epochStart"], client=client)
+    assert type(model).__module__.startswith("v1_client.models.")
+    assert as_sent(model.to_dict()) == body(url + f"/v1/epochs/{row['chainId']}/{row['epochStart']}")

@@ -1,4 +1,5 @@
-"""The /v1 governance routes (spec v1-api.md: Routes named only, Governance): /v1/bribes.
+"""The /v1 governance routes (spec v1-api.md: Routes named only, Governance): /v1/bribes,
+/v1/epochs, /v1/epochs/{chainId}/{epochStart} and /v1/markets/bribes.
 `ROUTES` and `SCHEMAS` are the domain's, for ../routes.py."""
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from ...routes import ErrorDoc, Route
 from ...schema import ref
 from ...validation import Param
 from ..common.epochs import EPOCH_NOT_ALIGNED
-from ..common.params import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS, qualified_param
-from . import bribes
+from ..common.params import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS, PATH_CHAIN_ID, qualified_param
+from . import bribes, epochs, markets
 from .schemas import SCHEMAS
 
 __all__ = ["ROUTES", "SCHEMAS"]
@@ -39,4 +40,42 @@ ROUTES = (
                     "far as its governance events are indexed (`coverage`); follow pageInfo.nextCursor with the other "
                     "parameters unchanged: every page reads the first page's snapshots. Notified funding is not "
                     "claimed rewards, trading fees or emissions, and is never added to them."),
+    Route("/epochs", "epochs", epochs.page, "Epochs", ref("V1EpochPage"), params=(
+        CHAIN_IDS, Param("limit", "integer", "Epochs per page (one chain's epoch each)", default=100, minimum=1,
+                         maximum=500), CURSOR),
+        cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True, feature="gauges", paginated=True,
+        tags=("governance",), errors=(CHAIN_UNAVAILABLE_DOC, CURSOR_EXPIRED_DOC),
+        description="Each covered chain's epochs (Thursday 00:00 UTC weeks), newest first, then by chain: from the "
+                    "one holding the chain's published snapshot (`partial`: running) back to the one of its "
+                    "deployment. Per epoch the sums over the chain's gauges: gauge counts, votes in effect, emissions "
+                    "allotted and emitted, notified bribes (USD at deposit time, null when a deposit had no price) and "
+                    "the trading fees accrued to the fee rewards; an epoch the governance events have not read is "
+                    "`gap: not_indexed`. Epochs of different chains are listed side by side, never added."),
+    Route("/epochs/{chainId}/{epochStart}", "epoch", epochs.detail, "One epoch of one chain", ref("V1EpochDetail"),
+          params=(PATH_CHAIN_ID, Param("epochStart", "timestamp", "The epoch's start (Thursday 00:00 UTC), ISO 8601",
+                                       location="path")),
+          cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True, feature="gauges", tags=("governance",),
+          errors=(CHAIN_UNAVAILABLE_DOC, EPOCH_NOT_ALIGNED_DOC,
+                  ErrorDoc(404, epochs.EPOCH_BEFORE_DEPLOYMENT, "The epoch is before the chain's deployment; "
+                           "details.firstEpoch names its first."),
+                  ErrorDoc(404, epochs.EPOCH_IN_FUTURE, "The epoch starts after the one holding the chain's published "
+                           "snapshot; details.newestEpoch names that one.")),
+          description="One epoch of one chain, as in /v1/epochs, with every gauge's figures for it (most votes first)."),
+    Route("/markets/bribes", "markets_bribes", markets.bribes, "The vote market of an epoch", ref("V1BribeMarket"),
+          params=(CHAIN_IDS,
+                  Param("epoch", "timestamp", "The epoch (its start, Thursday 00:00 UTC, ISO 8601); default the one "
+                        "holding the newest published snapshot of the covered chains"),
+                  Param("limit", "integer", "Rows per page", default=100, minimum=1, maximum=500), CURSOR),
+          cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True, feature="bribes", paginated=True,
+          tags=("governance",), errors=(CHAIN_UNAVAILABLE_DOC, EPOCH_NOT_ALIGNED_DOC, CURSOR_EXPIRED_DOC,
+                                        ErrorDoc(404, epochs.EPOCH_IN_FUTURE, "The epoch starts after the one holding "
+                                                 "the covered chains' newest published snapshot.")),
+          description="The vote market of one epoch (the same Thursday week on every chain, never mixed): per gauge "
+                      "with votes or bribes in it, the rewards on offer to its voters (notified bribes, USD at deposit "
+                      "time, plus the trading fees accrued to its fee reward, USD at each swap's time: `rewardsUsd` "
+                      "says it sums them), its votes in effect and dollarPerVote = rewardsUsd / votes. A closed epoch "
+                      "read after its end is `final`; the running one is `projected`: dollarPerVote so far, and a "
+                      "`projection` of the whole week (fees at their rate so far; bribes and votes as they stand). "
+                      "`valuedThrough` is when the figures were read up to. Sorted by dollarPerVote, highest first, "
+                      "unknown last."),
 )

@@ -1,7 +1,7 @@
 """JSON Schemas of the /v1 governance answers (components of /openapi.json)."""
 from __future__ import annotations
 
-from ...schema import ISO_TIME, RAW_INTEGER, array_of, obj
+from ...schema import ISO_TIME, RAW_INTEGER, array_of, nullable, obj
 from ..common.schemas import CHAIN_ID, DECIMAL, LOWER_ADDRESS, NULLABLE_TIME
 
 TOKEN = obj({
@@ -53,8 +53,99 @@ FILTERS = obj({
        for name in ("pool", "gauge", "token")},
 }, "The normalized filters the page (and its cursor) applies.")
 
+NULLABLE_RAW = {**RAW_INTEGER, "type": ["string", "null"]}
+EPOCH = {
+    "chainId": CHAIN_ID,
+    "epochStart": {**ISO_TIME, "description": "Thursday 00:00 UTC"},
+    "epochEnd": {**ISO_TIME, "description": "exclusive: the next epoch's start"},
+    "partial": {"type": "boolean", "description": "the running epoch (it holds the chain's published snapshot), or "
+                "one whose figures were read before it ended"},
+    "readAt": {**NULLABLE_TIME, "description": "the time the figures were read up to"},
+    "gauges": {"oneOf": [obj({
+        "total": {"type": "integer", "description": "gauges existing in the epoch"},
+        "alive": {"type": "integer", "description": "alive at its end (or when read)"},
+        "voted": {"type": "integer", "description": "with votes in effect"},
+        "emitting": {"type": "integer", "description": "allotted emissions"},
+    }), {"type": "null"}]},
+    "votesRaw": {**NULLABLE_RAW, "description": "the allocations in effect for the epoch, summed over the gauges "
+                 "(1e18-scaled voting power)"},
+    "emissionsRaw": {**NULLABLE_RAW, "description": "core token allotted to the gauges for the epoch (1e18-scaled; a "
+                     "killed gauge's unpaid share is not in it)"},
+    "emittedRaw": {**NULLABLE_RAW, "description": "what the gauges' reward rates emitted in the epoch (up to readAt)"},
+    "bribesUsd": {**DECIMAL, "description": "bribes notified for the epoch, USD at deposit time; null when a deposit "
+                  "had no price (see unpricedBribeCount)"},
+    "bribeCount": nullable("integer"),
+    "unpricedBribeCount": nullable("integer", "deposits without a USD value"),
+    "feesUsd": {**DECIMAL, "description": "trading fees accrued to the gauges' fee rewards, USD at each swap's time"},
+    "gap": {"type": ["string", "null"], "enum": ["not_indexed", None],
+            "description": "not_indexed: the chain's governance events have not read the epoch (figures null)"},
+}
+GAUGE_EPOCH = obj({
+    "address": LOWER_ADDRESS,
+    "kind": {"enum": ["pool", "system"]},
+    "target": LOWER_ADDRESS,
+    "pool": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"], "description": "null: a system gauge"},
+    "symbols": {"oneOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}],
+                "description": "the pool's token symbols at the snapshot; null for a system gauge or a pool not in it"},
+    "alive": {"type": "boolean"},
+    "partial": {"type": "boolean"},
+    "readAt": ISO_TIME,
+    "votesRaw": {**RAW_INTEGER, "description": "the allocations in effect for the epoch"},
+    "epochStartWeightRaw": {**RAW_INTEGER, "description": "the Voter's weight at the epoch's start, which split its "
+                            "emissions"},
+    "emissionsRaw": RAW_INTEGER,
+    "ratePerSecondRaw": RAW_INTEGER,
+    "emittedRaw": RAW_INTEGER,
+    "feesUsd": DECIMAL,
+    "bribesUsd": DECIMAL,
+    "bribeCount": {"type": "integer"},
+    "unpricedBribeCount": {"type": "integer"},
+}, "One gauge in one epoch.")
+
+MARKET_ROW = obj({
+    "chainId": CHAIN_ID,
+    "epochStart": ISO_TIME,
+    "gauge": LOWER_ADDRESS,
+    "kind": {"enum": ["pool", "system"]},
+    "target": LOWER_ADDRESS,
+    "pool": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"], "description": "null: a system gauge"},
+    "symbols": {"oneOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]},
+    "alive": {"type": "boolean"},
+    "status": {"enum": ["final", "projected"], "description": "final: the epoch's figures read after it ended; "
+               "projected: the running epoch (or read before its end): dollarPerVote so far, and `projection`"},
+    "valuedThrough": {**ISO_TIME, "description": "the figures were read up to this time: bribes are valued at each "
+                      "deposit's time and fees at each swap's, all at or before it"},
+    "votesRaw": {**RAW_INTEGER, "description": "the allocations in effect for the epoch (1e18-scaled voting power)"},
+    "bribesUsd": {**DECIMAL, "description": "notified bribes, USD at deposit time; null when a deposit had no price"},
+    "bribeCount": {"type": "integer"},
+    "unpricedBribeCount": {"type": "integer"},
+    "feesUsd": {**DECIMAL, "description": "trading fees accrued to the gauge's fee reward, USD at each swap's time"},
+    "rewardsUsd": {**DECIMAL, "description": "bribesUsd + feesUsd: what the gauge's voters are offered; null when "
+                   "either is unknown"},
+    "dollarPerVote": {**DECIMAL, "description": "rewardsUsd / (votesRaw / 1e18); null without votes or rewards"},
+    "projection": {"oneOf": [obj({
+        "coveredSeconds": {"type": "integer", "description": "the seconds of the epoch the figures cover"},
+        "feesUsd": {**DECIMAL, "description": "feesUsd x 604800 / coveredSeconds"},
+        "rewardsUsd": {**DECIMAL, "description": "bribesUsd + the projected fees"},
+        "dollarPerVote": {**DECIMAL, "description": "the projected rewards / (votesRaw / 1e18)"},
+        "assumes": {"type": "string"},
+    }), {"type": "null"}], "description": "projected rows only: the whole epoch at the rate so far"},
+}, "One gauge in the vote market of one epoch.")
+
 SCHEMAS = {
     "V1Bribe": BRIBE,
+    "V1BribeMarket": obj({
+        "epochStart": {**ISO_TIME, "description": "the one epoch of every row"},
+        "rows": {"type": "array", "items": MARKET_ROW, "description": "dollarPerVote highest first, unknown last, then "
+                 "chainId and gauge"},
+    }, "The vote market of one epoch: per gauge the rewards on offer, its votes and dollarPerVote."),
+    "V1Epoch": obj(EPOCH, "One epoch of one chain: sums over its gauges. Votes, emissions, notified bribes and trading "
+                   "fees are separate quantities."),
+    "V1EpochPage": obj({"rows": {**array_of("V1Epoch"), "description": "newest epoch first, then chainId"}},
+                       "A page of the covered chains' epochs."),
+    "V1EpochDetail": obj({**EPOCH, "gaugeEpochs": {"oneOf": [{"type": "array", "items": GAUGE_EPOCH}, {"type": "null"}],
+                                                   "description": "most votes first; null with gap"}},
+                         "One epoch of one chain with every gauge's figures."),
     "V1BribePage": obj({
         "rows": {**array_of("V1Bribe"), "description": "newest first: notifiedAt descending, then chainId and id "
                  "ascending"},
