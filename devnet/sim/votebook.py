@@ -61,6 +61,7 @@ class VoteBook:
         self._total = _Series()
         self._voted: dict[int, _Series] = {}  # veNFT -> lastVoted
         self._ops: list[tuple] = []
+        self._block_logs: dict[int, int] = {}  # block -> its next log index (a block numbers its logs, as a chain does)
         # epoch -> veNFT -> target -> weight: the epoch's Vote rows (allocation at its end)
         self.epoch_alloc: dict[int, dict[int, dict[str, int]]] = {}
         self.rows_by_epoch: dict[int, list[dict]] = {}  # epoch -> its Vote rows (time order)
@@ -161,7 +162,7 @@ class VoteBook:
         old = self.alloc.get(tid, {})
         lock = self.gov.lock(tid)
         owner = lock.state_at(ts)[3] if lock else ""
-        log = 0
+        log = self._block_logs.get(block, 0)
         for name, items, sign in (("Abstained", sorted(old.items()), -1), ("Voted", list(new.items()), 1)):
             for target, w in items:
                 s = self._target.setdefault(target, _Series())
@@ -175,6 +176,7 @@ class VoteBook:
                     "epoch": epoch, "timestamp": ts, "blockNumber": block, "transactionHash": txh, "logIndex": log,
                 })
                 log += 1
+        self._block_logs[block] = log
         self.alloc[tid] = dict(new)
         self._tok.setdefault(tid, _Series()).push(ts, dict(new))
         if new:
