@@ -78,6 +78,7 @@ V1_ROUTES: tuple[str, ...] = (
     "/bribes?limit=100",
     "/epochs?limit=100",
     "/markets/bribes?limit=100",
+    "/votes?limit=100",
 )
 # A /v1 route whose path is known once the dataset is: the core token's price history over the 500
 # whole hours before chain 56's latest snapshot (one full page; every period holds four published
@@ -410,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
                     "/v1/protocol (multichain)": "/v1/protocol",
                     "365-day /protocol/history": "/api/stats/protocol/history?days=365",
                     **{label: path for label, path, *_ in plan
-                       if label.startswith(("/v1/pools/", "/v1/gauges", "/v1/bribes", "/v1/epochs", "/v1/markets"))}},
+                       if label.startswith(("/v1/pools/", "/v1/gauges", "/v1/bribes", "/v1/epochs", "/v1/markets", "/v1/votes"))}},
             etag_path="/api/stats/protocol", etag=etag, workers=workers,
             warehouse_pid=by_name["warehouse"].proc.pid, api_pid=by_name["api"].proc.pid,
             cold={"/protocol/history?days=364": "/api/stats/protocol/history?days=364",

@@ -32,6 +32,7 @@ def served(stack, tmp_path_factory):
     ("gauges", "gauges", "/v1/gauges?limit=5", {"limit": 5}),
     ("governance", "epochs", "/v1/epochs?limit=5", {"limit": 5}),
     ("governance", "markets_bribes", "/v1/markets/bribes?limit=5", {"limit": 5}),
+    ("governance", "votes", "/v1/votes?limit=5", {"limit": 5}),
 ])
 def test_v1_routes_through_the_generated_client(served, tag, name, path, kwargs):
     package, client, url = served

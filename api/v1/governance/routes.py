@@ -1,5 +1,5 @@
 """The /v1 governance routes (spec v1-api.md: Routes named only, Governance): /v1/bribes,
-/v1/epochs, /v1/epochs/{chainId}/{epochStart} and /v1/markets/bribes.
+/v1/epochs, /v1/epochs/{chainId}/{epochStart}, /v1/markets/bribes and /v1/votes.
 `ROUTES` and `SCHEMAS` are the domain's, for ../routes.py."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from ...schema import ref
 from ...validation import Param
 from ..common.epochs import EPOCH_NOT_ALIGNED
 from ..common.params import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS, PATH_CHAIN_ID, qualified_param
-from . import bribes, epochs, markets
+from . import bribes, epochs, markets, votes
 from .schemas import SCHEMAS
 
 __all__ = ["ROUTES", "SCHEMAS"]
@@ -78,4 +78,25 @@ ROUTES = (
                       "`projection` of the whole week (fees at their rate so far; bribes and votes as they stand). "
                       "`valuedThrough` is when the figures were read up to. Sorted by dollarPerVote, highest first, "
                       "unknown last."),
+    Route("/votes", "votes", votes.votes, "Votes", ref("V1VotePage"), params=(
+        CHAIN_IDS,
+        Param("view", "enum", "events: the Voter's logs (Voted and Abstained of vote, poke and reset transactions)",
+              default="events", choices=("events",)),
+        Param("epoch", "timestamp", "Only logs of this epoch: its start (Thursday 00:00 UTC), ISO 8601"),
+        qualified_param("pool", "Only logs on this pool (or a system gauge's target)"),
+        qualified_param("gauge", "Only logs on this gauge"),
+        Param("voter", "address", "Only logs of veNFTs owned by this address then"),
+        Param("tokenId", "integer", "Only logs of this veNFT", minimum=0),
+        Param("kind", "enum", "Only logs of this kind of transaction", choices=("vote", "poke", "reset")),
+        Param("limit", "integer", "Logs per page", default=100, minimum=1, maximum=500), CURSOR),
+        cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True, feature="gauges", paginated=True,
+        tags=("governance",), errors=(CHAIN_UNAVAILABLE_DOC, EPOCH_NOT_ALIGNED_DOC, CURSOR_EXPIRED_DOC),
+        description="The Voter's logs of the covered chains, newest first (`view=events`): each `Voted` or "
+                    "`Abstained` of a `vote` (abstains from the veNFT's previous targets, then votes), `poke` "
+                    "(recasts them with its current voting power) or `reset` (abstains from all) transaction, with "
+                    "the weight, its signed effect, the target's and the total weight after it, block, time, "
+                    "transaction and log index. Allocations persist from epoch to epoch until their veNFT votes "
+                    "again, pokes or resets, so the logs replayed in order give every allocation in effect. Each "
+                    "chain's logs before its published snapshot's time, as far as its governance events are "
+                    "indexed (`coverage`); follow pageInfo.nextCursor with the other parameters unchanged."),
 )

@@ -132,8 +132,47 @@ MARKET_ROW = obj({
     }), {"type": "null"}], "description": "projected rows only: the whole epoch at the rate so far"},
 }, "One gauge in the vote market of one epoch.")
 
+VOTE_EVENT = obj({
+    "chainId": CHAIN_ID,
+    "id": {"type": "string", "description": "the log: transaction hash and log index"},
+    "kind": {"enum": ["vote", "poke", "reset"], "description": "the transaction's: vote (abstains from the veNFT's "
+             "previous targets, then votes), poke (recasts them with its current voting power), reset (abstains "
+             "from all)"},
+    "event": {"enum": ["Voted", "Abstained"], "description": "Voted puts weight on the target; Abstained takes it off"},
+    "tokenId": {"type": "string", "pattern": "^[0-9]+$", "description": "the veNFT"},
+    "voter": {**LOWER_ADDRESS, "description": "the veNFT's owner at the time"},
+    "gauge": LOWER_ADDRESS,
+    "target": {**LOWER_ADDRESS, "description": "what the weight is on: the pool, or a system gauge's target"},
+    "pool": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"], "description": "null: a system gauge"},
+    "weightRaw": {**RAW_INTEGER, "description": "the voting power of the log (1e18-scaled)"},
+    "deltaRaw": {"type": "string", "pattern": "^-?[0-9]+$", "description": "its effect on the target's weight: "
+                 "+weightRaw (Voted) or -weightRaw (Abstained)"},
+    "targetWeightAfterRaw": {**RAW_INTEGER, "description": "the target's Voter weight after the log"},
+    "totalWeightAfterRaw": {**RAW_INTEGER, "description": "the Voter's total weight after the log"},
+    "epochStart": ISO_TIME,
+    "at": {**ISO_TIME, "description": "the block time"},
+    "blockNumber": {"type": "integer", "minimum": 0},
+    "transactionHash": {"type": "string"},
+    "logIndex": {"type": "integer", "minimum": 0},
+}, "One Voter log.")
+
 SCHEMAS = {
     "V1Bribe": BRIBE,
+    "V1VotePage": obj({
+        "view": {"enum": ["events"]},
+        "rows": {"type": "array", "items": VOTE_EVENT, "description": "newest first: time descending, then chainId, "
+                 "then block and log index descending"},
+        "coverage": {"type": "array", "items": EVENTS_COVERAGE, "description": "per covered chain"},
+        "filters": obj({
+            "view": {"type": "string"}, "chainIds": {"type": "array", "items": CHAIN_ID},
+            "epoch": {**NULLABLE_TIME, "description": "null: every epoch"},
+            **{name: {"type": "string", "description": "lower-case address filter; empty: any"}
+               for name in ("pool", "gauge", "voter")},
+            **{f"{name}Chain": {"type": "integer", "minimum": 0, "description": "0: any chain"}
+               for name in ("pool", "gauge")},
+            "tokenId": nullable("integer"), "kind": {"type": "string", "description": "empty: any"},
+        }, "The normalized filters the page (and its cursor) applies."),
+    }, "A page of the Voter's logs of the covered chains."),
     "V1BribeMarket": obj({
         "epochStart": {**ISO_TIME, "description": "the one epoch of every row"},
         "rows": {"type": "array", "items": MARKET_ROW, "description": "dollarPerVote highest first, unknown last, then "
