@@ -98,7 +98,7 @@ async def detail(ctx: RequestContext) -> dict[str, Any]:
         raise ApiError(404, EPOCH_BEFORE_DEPLOYMENT, f"epoch {stamp(start)} is before chain {cid}'s deployment (its "
                        f"first epoch starts {stamp(first)})", details={"firstEpoch": stamp(first)})
     rows = await ctx.rows("epochs", chain_ids=[cid], epochs=[start])
-    gauges = await ctx.rows("epoch_gauges", chain_id=cid, snapshot_at=chain.snapshot.param, epoch=start)
+    gauges = await ctx.rows("epoch_gauges", chain_ids=[cid], snapshot_ats=[chain.snapshot.param], epoch=start)
     epoch = summary(cid, start, chain.snapshot.unix, rows[0] if rows else None)
     if epoch["gap"] or epoch["partial"] or epoch["bribesUsd"] is None:
         ctx.meta["complete"] = False

@@ -1,5 +1,5 @@
 """Handler of /v1/markets/bribes: the vote market of one epoch on the covered chains, per gauge
-with votes or bribes in it: the rewards on offer to its voters (notified bribes, USD at deposit
+with votes or bribes in it (`epoch_gauges.sql`): the rewards on offer to its voters (notified bribes, USD at deposit
 time, and the trading fees accrued to its fee reward, USD at each swap's time), its votes in
 effect, and dollarPerVote = rewardsUsd / votes (votes in whole units of voting power).
 
@@ -71,7 +71,7 @@ def market_row(r: dict[str, Any], epoch: int) -> dict[str, Any]:
     }
 
 
-@runs("markets_bribes")
+@runs("epoch_gauges")
 async def bribes(ctx: RequestContext) -> dict[str, Any]:
     f = {"chainIds": list(ctx.coverage.chain_ids), "epoch": aligned_epoch(ctx.params["epoch"], "epoch")}
     digest = filters_digest(f)
@@ -81,9 +81,9 @@ async def bribes(ctx: RequestContext) -> dict[str, Any]:
     if epoch > newest:
         raise ApiError(404, EPOCH_IN_FUTURE, f"epoch {stamp(epoch)} starts after the epoch of the covered chains' "
                        f"newest published snapshot ({stamp(newest)})", details={"newestEpoch": stamp(newest)})
-    rows = await ctx.rows("markets_bribes", chain_ids=[c.chain_id for c in chains],
+    rows = await ctx.rows("epoch_gauges", chain_ids=[c.chain_id for c in chains],
                           snapshot_ats=[c.snapshot.param for c in chains], epoch=epoch)
-    market = sorted((market_row(r, epoch) for r in rows), key=_order)
+    market = sorted((market_row(r, epoch) for r in rows if r["votes_raw"] != "0" or r["bribe_count"]), key=_order)
     if payload:
         after = tuple(payload["key"])
         market = [m for m in market if _order(m) > after]

@@ -1,8 +1,15 @@
--- /v1/epochs/{chainId}/{epochStart}: every gauge's aggregate of the epoch as last read
--- (gauge_epochs), most votes first, with its pool's tokens at the chain's published snapshot
--- (pool_snap15m; none for a system gauge or a pool not in the snapshot).
--- Parameters: {chain_id:UInt32}, {snapshot_at:DateTime64(3, 'UTC')}, {epoch:Int64} (Unix seconds).
+-- /v1/epochs/{chainId}/{epochStart} and /v1/markets/bribes: every gauge's aggregate of the epoch
+-- {epoch:Int64} (Unix seconds of its start) on the selected chains as last read (gauge_epochs):
+-- votes in effect, the weight that split its emissions, emissions, reward rate, emitted, trading
+-- fees accrued to its fee reward (USD at each swap's time), notified bribes (USD at deposit time;
+-- null when a deposit had no price), whether read before the epoch ended and when, with its pool's
+-- tokens at the chain's published snapshot (pool_snap15m; none for a system gauge or a pool not
+-- in it). Most votes first.
+-- Parameters: {chain_ids:Array(UInt32)}, {snapshot_ats:Array(DateTime64(3, 'UTC'))} (the i-th the
+-- i-th chain's), {epoch:Int64}.
+WITH {snapshot_ats:Array(DateTime64(3, 'UTC'))}[indexOf({chain_ids:Array(UInt32)}, chain_id)] AS bound
 SELECT
+    e.chain_id                                      AS chain_id,
     e.gauge_address                                 AS address,
     e.gauge_kind                                    AS gauge_kind,
     e.target                                        AS target,
@@ -25,12 +32,12 @@ SELECT
 FROM
 (
     SELECT * FROM gauge_epochs FINAL
-    WHERE chain_id = {chain_id:UInt32} AND epoch = toDateTime64({epoch:Int64}, 3, 'UTC')
+    WHERE chain_id IN {chain_ids:Array(UInt32)} AND epoch = toDateTime64({epoch:Int64}, 3, 'UTC')
 ) AS e
 LEFT JOIN
 (
-    SELECT pool_address, token0_symbol, token1_symbol FROM pool_snap15m FINAL
-    WHERE chain_id = {chain_id:UInt32} AND snapshot_at = {snapshot_at:DateTime64(3, 'UTC')}
-) AS p ON p.pool_address = e.pool_address
-ORDER BY e.votes_raw DESC, e.gauge_address
+    SELECT chain_id, pool_address, token0_symbol, token1_symbol FROM pool_snap15m FINAL
+    WHERE chain_id IN {chain_ids:Array(UInt32)} AND snapshot_at = bound
+) AS p ON p.chain_id = e.chain_id AND p.pool_address = e.pool_address
+ORDER BY e.votes_raw DESC, e.chain_id, e.gauge_address
 SETTINGS join_use_nulls = 1
