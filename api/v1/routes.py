@@ -18,7 +18,7 @@ from .protocol import routes as protocol
 from .reference import routes as reference
 from .tokens import routes as tokens
 
-CONTRACT_VERSION = "0.6.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail; 0.4.0: pool ticks, trailing windows and bribes; 0.5.0: pool history and daily; 0.6.0: /v1/bribes (additive)
+CONTRACT_VERSION = "0.6.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail; 0.4.0: pool ticks, trailing windows and bribes; 0.5.0: pool history and daily; 0.6.0: governance: /v1/bribes, /v1/gauges (+ detail, history, rewards, bribes), /v1/epochs (+ detail), /v1/markets/bribes, /v1/votes (additive)
 DOMAINS = (reference, protocol, curation, discovery, pools, tokens, gauges, governance)  # in the contract's order
 ROUTES: tuple[Route, ...] = tuple(route for domain in DOMAINS for route in domain.ROUTES)
 
@@ -27,8 +27,9 @@ V1_GUIDE = Guide(
         "Read-only multichain JSON data of a vote-escrow DEX on chains 56, 4663, 8453, 1 and 5042: chains and their "
         "coverage, deployments, health, protocol figures (per chain and totals, rolling windows, hourly and daily "
         "periods, cumulative volume), curation, discovery of pools and tokens, pool detail, token detail and prices (current, "
-        "batch, trailing changes, price history with a reason for every period without a price), notified funding "
-        "records (bribes); more routes land "
+        "batch, trailing changes, price history with a reason for every period without a price), gauges (kinds, "
+        "timelines, Voter weight, emissions, per-epoch history and rewards), notified funding records (bribes), epochs, "
+        "the vote market of an epoch and the Voter's logs; more routes land "
         "release by release; /openapi.json lists what is served."
     ),
     envelope={
@@ -39,10 +40,10 @@ V1_GUIDE = Guide(
                 "`generatedAt` and `cacheTtlSeconds` are serving times, not chain observations",
     },
     errors={
-        "400": "`invalid_<parameter>`, `invalid_range` or `unknown_parameter`: fix the request; `invalid_cursor`, "
+        "400": "`invalid_<parameter>`, `invalid_range`, `epoch_not_aligned` or `unknown_parameter`: fix the request; `invalid_cursor`, "
                "`cursor_expired` or `price_history_source_changed`: restart the traversal without the cursor",
         "404": "`chain_not_public` (GET /v1/chains lists the public chains), `feature_unsupported` (a selected chain "
-               "lacks the route's feature: see its features in GET /v1/chains), `token_not_found`, `pool_not_found` or no such route",
+               "lacks the route's feature: see its features in GET /v1/chains), `token_not_found`, `pool_not_found`, `gauge_not_found`, `epoch_before_deployment`, `epoch_in_future` or no such route",
         "500": "`<route>_query_failed` or `internal_error`: retry with exponential backoff",
         "503": "`source_unavailable`, `chain_unavailable` (no selected chain has published yet) or `unhealthy`: retry "
                "after the Retry-After header",
