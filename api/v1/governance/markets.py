@@ -90,7 +90,8 @@ async def bribes(ctx: RequestContext) -> dict[str, Any]:
     limit = ctx.params["limit"]
     more = len(market) > limit
     market = market[:limit]
-    if any(m["dollarPerVote"] is None or m["status"] == PROJECTED for m in market):
+    read = {int(r["chain_id"]) for r in rows}  # a chain without a gauge of the epoch read has not read it yet
+    if any(m["dollarPerVote"] is None or m["status"] == PROJECTED for m in market) or len(read) < len(chains):
         ctx.meta["complete"] = False
     last = _order(market[-1]) if more else None
     ctx.meta["pageInfo"] = {"hasNextPage": more, "nextCursor": next_cursor(
