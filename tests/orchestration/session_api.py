@@ -4,13 +4,15 @@ repository's, published unless one already is: a module may have published a lat
 from __future__ import annotations
 
 import dataclasses
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+import httpx
+
 from session_curation import session_source
 from support.api_server import ApiServer
+from support.contract_check import CheckedClient
 
 STALE_AFTER_MINUTES = 24 * 60
 
@@ -30,17 +32,11 @@ def v1_server(stack, folder: Path) -> Iterator[ApiServer]:
         yield server
 
 
-def wait_for_snapshot(api, path: str, chain_id: int, at: int, timeout: float = 10.0) -> dict:
-    """The answer of `path` once the API serves chain `chain_id`'s snapshot published at `at`
-    (Unix seconds): the event is the served `meta.chains[].snapshotAt`, which each worker's pointer
-    picks up within a second of the publication (api/snapshots.py); polled, bounded by `timeout`."""
-    from ve_analytics.core.epochs import iso
 
-    deadline = time.monotonic() + timeout
-    while True:
-        body = api.get(path).json()
-        served = next(c for c in body["meta"]["chains"] if c["chainId"] == chain_id)["snapshotAt"]
-        if served == iso(at) or time.monotonic() > deadline:
-            assert served == iso(at), body["meta"]
-            return body
-        time.sleep(0.25)
+@contextmanager
+def client_after(stack, folder: Path) -> Iterator[CheckedClient]:
+    """A client of a v1 API started now: started after an event (a snapshot publication), its
+    workers' first answers rest on it, with nothing to wait for. It signs and verifies cursors
+    with the session's secrets, so it continues a traversal another of the session's APIs began."""
+    with v1_server(stack, folder) as server, httpx.Client(timeout=60) as http:
+        yield CheckedClient(server.url, http)

@@ -19,11 +19,11 @@ import pytest
 
 from discovery_truth import Curated, expected_order, parse
 from orchestration_session import CHAINS, LAGGING
-from session_api import wait_for_snapshot
+from session_api import client_after
 from session_curation import session_source
 from support.api_server import ApiServer
 from support.contract_check import CheckedClient
-from ve_analytics.core.epochs import QUARTER_HOUR
+from ve_analytics.core.epochs import QUARTER_HOUR, iso
 
 REL = 1e-9
 STALE_AFTER_MINUTES = 24 * 60  # the lagging chain is stale, the others fresh, whatever the hour
@@ -258,8 +258,8 @@ def test_a_cursor_older_than_a_day_is_400_cursor_expired(api, cursor_secret):
         assert (r.status_code, r.json().get("error", {}).get("code")) == ((400, code) if code else (200, None)), r.text
 
 
-def test_a_snapshot_published_mid_traversal_does_not_mix_into_it(api, stack):
-    """Publishes a new snapshot of chain 56 between two pages."""
+def test_a_snapshot_published_mid_traversal_does_not_mix_into_it(api, stack, tmp_path):
+    """Publishes a new snapshot of chain 56 between two pages; an API serving it continues."""
     from ve_analytics.orchestration.backfill import run_snapshot
 
     path = "/v1/pools?scope=all&chainIds=56,1"
@@ -270,14 +270,16 @@ def test_a_snapshot_published_mid_traversal_does_not_mix_into_it(api, stack):
     if stack.devnet_now() < target + 60:
         stack.advance_clock(target + 60 - stack.devnet_now())
     run_snapshot(stack.settings, target, chain_id=56)
-    fresh = wait_for_snapshot(api, f"{path}&limit=500", 56, target)
-    rows, metas = first["data"]["rows"], [first["meta"]["chains"]]
-    cursor = first["pageInfo"]["nextCursor"]
-    while cursor:
-        body = api.get(f"{path}&limit=3&cursor={cursor}").json()
-        rows += body["data"]["rows"]
-        metas.append(body["meta"]["chains"])
-        cursor = body["pageInfo"]["nextCursor"]
+    with client_after(stack, tmp_path) as after:
+        fresh = after.get(f"{path}&limit=500").json()
+        assert next(c for c in fresh["meta"]["chains"] if c["chainId"] == 56)["snapshotAt"] == iso(target)
+        rows, metas = first["data"]["rows"], [first["meta"]["chains"]]
+        cursor = first["pageInfo"]["nextCursor"]
+        while cursor:
+            body = after.get(f"{path}&limit=3&cursor={cursor}").json()
+            rows += body["data"]["rows"]
+            metas.append(body["meta"]["chains"])
+            cursor = body["pageInfo"]["nextCursor"]
     assert rows == whole["data"]["rows"] and all(m == whole["meta"]["chains"] for m in metas)
     assert fresh["meta"]["chains"] != whole["meta"]["chains"]
 

@@ -11,10 +11,10 @@ import httpx
 import pytest
 
 from orchestration_session import CHAINS, LAGGING, NO_CL
-from session_api import v1_server, wait_for_snapshot
+from session_api import client_after, v1_server
 from support.contract_check import CheckedClient
 
-from ve_analytics.core.epochs import QUARTER_HOUR
+from ve_analytics.core.epochs import QUARTER_HOUR, iso
 
 CL_CHAINS = tuple(c for c in CHAINS if c != NO_CL)
 MIN_TICK, MAX_TICK = -887272, 887272
@@ -129,7 +129,7 @@ def test_every_captured_table_is_truths_at_its_block_and_tables_change(stack):
     assert stack.scalar("SELECT count() FROM pool_tick_sets") == stack.scalar("SELECT count() FROM pool_tick_sets FINAL")
 
 
-def test_a_traversal_stays_on_its_snapshot_across_a_new_publication(api, stack):
+def test_a_traversal_stays_on_its_snapshot_across_a_new_publication(api, stack, tmp_path):
     from ve_analytics.orchestration.backfill import run_snapshot
 
     row = max(cl_rows(api, 56), key=lambda r: float(r["tvlUsd"] or 0))
@@ -142,13 +142,15 @@ def test_a_traversal_stays_on_its_snapshot_across_a_new_publication(api, stack):
     if stack.devnet_now() < target + 60:
         stack.advance_clock(target + 60 - stack.devnet_now())
     run_snapshot(stack.settings, target, chain_id=56)
-    fresh = wait_for_snapshot(api, ticks_path(row, limit=2), 56, target)["data"]
-    ticks, cursor = list(first["data"]["ticks"]), first["pageInfo"]["nextCursor"]
-    while cursor:  # the rest of the traversal, after the API serves the new snapshot
-        body = api.get(f"{path}&cursor={cursor}").json()
-        assert body["data"]["snapshotAt"] == whole["snapshotAt"] and body["meta"]["chains"] == answer["meta"]["chains"]
-        ticks += body["data"]["ticks"]
-        cursor = body["pageInfo"]["nextCursor"]
+    with client_after(stack, tmp_path) as after:  # an API that serves the new snapshot continues it
+        fresh = after.get(ticks_path(row, limit=2)).json()["data"]
+        assert fresh["snapshotAt"] == iso(target)
+        ticks, cursor = list(first["data"]["ticks"]), first["pageInfo"]["nextCursor"]
+        while cursor:
+            body = after.get(f"{path}&cursor={cursor}").json()
+            assert body["data"]["snapshotAt"] == whole["snapshotAt"] and body["meta"]["chains"] == answer["meta"]["chains"]
+            ticks += body["data"]["ticks"]
+            cursor = body["pageInfo"]["nextCursor"]
     assert ticks == whole["ticks"]
     truth = stack.truth("ticks", 56, pool=row["address"], block=fresh["blockNumber"])
     assert [t["tick"] for t in fresh["ticks"]] == [t["tick"] for t in truth["ticks"][:2]]
