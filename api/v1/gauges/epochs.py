@@ -13,28 +13,23 @@ and any read before its end, is `partial`.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from typing import Any
 
 from ...cursors import filters_digest
 from ...errors import ApiError
 from ...routes import RequestContext, runs
 from ....core.epochs import WEEK, epoch_start
-from ..common.decimals import decimal_text, fraction_text
+from ..common.decimals import decimal_text
 from ..common.flows import stamp
 from ..common.traversal import next_cursor, traversal
 from ..common.epochs import aligned_epoch
 from ..common.params import qualified
 from ..governance.bribes import page as records
 from .handlers import GAUGE_NOT_FOUND, gauge_values
+from .rows import token_amount
 
 CURSOR_FORMAT = 1
 NOT_INDEXED = "not_indexed"
-
-
-def _amount(token: str, symbol: str | None, decimals: int | None, raw: str) -> dict[str, Any]:
-    return {"token": token, "symbol": symbol, "decimals": decimals, "amountRaw": raw,
-            "amount": None if decimals is None else fraction_text(Fraction(int(raw), 10 ** decimals))}
 
 
 def _history(start: int, e: tuple | None, snapshot: int) -> dict[str, Any]:
@@ -55,11 +50,11 @@ def _rewards(start: int, e: tuple | None, bribes: list[tuple], snapshot: int) ->
     if e is None:
         return {**head, "partial": start + WEEK > snapshot, "fees": None, "feesUsd": None, "bribes": None, "bribesUsd": None,
                 "gap": NOT_INDEXED}
-    deposits = [{**_amount(t, s, d, raw), "amountUsd": None if missing else decimal_text(usd), "deposits": int(n)}
+    deposits = [{**token_amount(t, s, d, raw), "amountUsd": None if missing else decimal_text(usd), "deposits": int(n)}
                 for _, t, s, d, raw, usd, n, missing in bribes]
     known = not any(b[7] for b in bribes)
     return {**head, "partial": bool(e[2]) or start + WEEK > snapshot,
-            "fees": [_amount(t, s, d, raw) for t, s, d, raw in e[8]], "feesUsd": decimal_text(e[9]),
+            "fees": [token_amount(t, s, d, raw) for t, s, d, raw in e[8]], "feesUsd": decimal_text(e[9]),
             "bribes": deposits, "bribesUsd": decimal_text(math.fsum(b[5] for b in bribes)) if known else None,
             "gap": None}
 

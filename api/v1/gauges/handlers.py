@@ -8,19 +8,17 @@ split this epoch's emissions. A traversal pins the first page's snapshots in its
 """
 from __future__ import annotations
 
-import math
-from fractions import Fraction
 from typing import Any
 
 from ...cursors import filters_digest
 from ...errors import ApiError
 from ...routes import RequestContext, runs
-from ..common.decimals import decimal_text, float_bits, fraction_text
-from ..common.flows import stamp
+from ....core.epochs import WEEK
+from ..common.decimals import float_bits
 from ..common.params import qualified
 from ..common.path_chain import path_chain
 from ..common.traversal import chains_traversal, next_cursor
-from .rows import gauge
+from .rows import gauge, this_epoch
 
 CURSOR_FORMAT = 1
 GAUGE_NOT_FOUND = "gauge_not_found"
@@ -70,7 +68,7 @@ async def page(ctx: RequestContext) -> dict[str, Any]:
     return {"rows": [gauge(r, f["aprProfile"]) for r in rows], "filters": f}
 
 
-@runs("gauges", "gauge_epoch")
+@runs("gauges", "gauge_epochs")
 async def detail(ctx: RequestContext) -> dict[str, Any]:
     p = ctx.params
     chain = path_chain(ctx)
@@ -79,32 +77,7 @@ async def detail(ctx: RequestContext) -> dict[str, Any]:
     if not rows:
         raise ApiError(404, GAUGE_NOT_FOUND, f"gauge {address} is not listed in chain {cid}'s published snapshot")
     row = rows[0]
-    epoch = (await ctx.rows("gauge_epoch", chain_id=cid, snapshot_at=chain.snapshot.param, address=address,
-                            epoch=row["epoch_ts"]))[0]
-    return {**gauge(row, p["aprProfile"]), "thisEpoch": this_epoch(epoch, chain.snapshot.unix)}
-
-
-def _amount(token: str, symbol: str, decimals: int | None, raw: int, usd: float | None, known: bool) -> dict[str, Any]:
-    return {"token": token, "symbol": symbol, "decimals": decimals, "amountRaw": str(raw),
-            "amount": None if decimals is None else fraction_text(Fraction(raw, 10 ** decimals)),
-            "amountUsd": decimal_text(usd) if known else None}
-
-
-def this_epoch(e: dict[str, Any], snapshot: int) -> dict[str, Any]:
-    """The epoch's notified bribes per token (USD at deposit time; the deposits before the
-    snapshot's time as far as the chain's governance events are read) and the trading fees accrued
-    to the gauge's fee reward per pool token (USD at each swap's time), each with its own total."""
-    until = None if e["events_through"] is None else min(e["events_through"] + 1, snapshot)
-    bribes = [_amount(t, s, d, int(raw), usd, not missing) for t, s, d, raw, usd, missing in e["bribes"]]
-    fees = None
-    if e["fees_read"]:
-        fees = [_amount(t, s, d, int(raw), None, False) for t, s, d, raw in e["fees"] if t]
-    return {
-        "bribes": bribes,
-        "bribesIndexedUntil": None if until is None else stamp(until),
-        "bribesUsd": None if any(b["amountUsd"] is None for b in bribes) else decimal_text(
-            math.fsum(usd for *_, usd, _ in e["bribes"])),
-        "fees": fees,
-        "feesUsd": decimal_text(e["fees_usd"]) if e["fees_read"] else None,
-        "feesReadAt": e["fees_read_at"],
-    }
+    epoch = row["epoch_ts"]
+    read = (await ctx.rows("gauge_epochs", chain_id=cid, snapshot_at=chain.snapshot.param, address=address,
+                           epoch_from=epoch, epoch_to=epoch + WEEK))[0]
+    return {**gauge(row, p["aprProfile"]), "thisEpoch": this_epoch(read, epoch, chain.snapshot.unix)}

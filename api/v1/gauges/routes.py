@@ -8,7 +8,7 @@ from ...schema import ref
 from ...validation import Param
 from ..common.params import (APR_PROFILE, CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS, PATH_CHAIN_ID,
                              qualified_param)
-from ..governance.routes import CURSOR_EXPIRED_DOC, EPOCH_NOT_ALIGNED_DOC
+from ..governance.routes import CURSOR as CHAINS_CURSOR, CURSOR_EXPIRED_DOC, EPOCH_NOT_ALIGNED_DOC
 from . import epochs
 from . import handlers as gauges
 from .schemas import SCHEMAS
@@ -51,8 +51,7 @@ ROUTES = (
         Param("direction", "enum", "Sort direction", default="desc", choices=("asc", "desc")),
         APR_PROFILE,
         Param("limit", "integer", "Gauges per page", default=100, minimum=1, maximum=500),
-        Param("cursor", "string", "pageInfo.nextCursor of the previous page, the other parameters unchanged (limit "
-              "may change); bound to them and each chain's snapshot; valid 24 hours", max_length=MAX_CURSOR_CHARS)),
+        CHAINS_CURSOR),
         cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True, feature="gauges", paginated=True,
         tags=("gauges",), errors=(CHAIN_UNAVAILABLE_DOC, CURSOR_EXPIRED_DOC),
         description="Every gauge of the covered chains at each chain's published snapshot, in pages: sorted by the "

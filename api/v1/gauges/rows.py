@@ -1,6 +1,6 @@
 """One gauge as /v1 answers it, from a row of `gauges.sql`: what it is (its kind, target and
 pool), its timeline, its Voter weight and share of its chain's, what it emits this epoch (and why
-nothing, where it emits nothing), and its APR breakdown. Votes, emissions, notified bribes and
+nothing, where it emits nothing), and its APR breakdown; and the detail's epoch (`this_epoch`). Votes, emissions, notified bribes and
 trading fees stay separate quantities (spec semantics 3): nothing here adds them up."""
 from __future__ import annotations
 
@@ -98,4 +98,30 @@ def gauge(r: dict[str, Any], profile: str) -> dict[str, Any]:
         "bribesEpochUsd": decimal_text(r["bribes_epoch_usd"]),
         "feesEpochUsd": decimal_text(r["fees_epoch_usd"]),
         "apr": _apr(r, profile),
+    }
+
+
+def token_amount(token: str, symbol: str | None, decimals: int | None, raw: str) -> dict[str, Any]:
+    """An amount of one token: exact raw, and decimal where its decimals are known."""
+    return {"token": token, "symbol": symbol, "decimals": decimals, "amountRaw": raw,
+            "amount": None if decimals is None else fraction_text(Fraction(int(raw), 10 ** decimals))}
+
+
+def this_epoch(row: dict[str, Any], epoch: int, snapshot: int) -> dict[str, Any]:
+    """The epoch's notified bribes per token (USD at deposit time; the deposits before the
+    snapshot's time as far as the chain's governance events are read) and the trading fees accrued
+    to the gauge's fee reward per pool token (USD at each swap's time), each with its own total,
+    from `gauge_epochs.sql`'s row over that one epoch."""
+    until = None if row["events_through"] is None else min(row["events_through"] + 1, snapshot)
+    deposits = [b for b in row["bribes"] if int(b[0]) == epoch]
+    bribes = [{**token_amount(t, s, d, raw), "amountUsd": None if missing else decimal_text(usd)}
+              for _, t, s, d, raw, usd, _, missing in deposits]
+    read = next((e for e in row["epochs"] if int(e[0]) == epoch), None)
+    return {
+        "bribes": bribes,
+        "bribesIndexedUntil": None if until is None else stamp(until),
+        "bribesUsd": None if any(b[7] for b in deposits) else decimal_text(math.fsum(b[5] for b in deposits)),
+        "fees": None if read is None else [{**token_amount(t, s, d, raw), "amountUsd": None} for t, s, d, raw in read[8]],
+        "feesUsd": None if read is None else decimal_text(read[9]),
+        "feesReadAt": None if read is None else stamp(read[13]),
     }

@@ -1,4 +1,4 @@
--- /v1/gauges/{chainId}/{gaugeAddress}/history and /rewards: the gauge at the chain's published
+-- /v1/gauges/{chainId}/{gaugeAddress} (its epoch), /history and /rewards: the gauge at the chain's published
 -- snapshot (listed: 1 when gauge_snap15m has it there), its creation (gauge_events), how far the
 -- chain's governance events are read (chain_coverage 'events'), and per epoch in
 -- [{epoch_from}, {epoch_to}) (Unix seconds):
