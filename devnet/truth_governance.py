@@ -15,7 +15,13 @@ def _gauge_head(g) -> dict:
 
 def gauge_epochs(sim, epoch: int, block: int) -> dict:
     """Per gauge existing in the epoch (by the block): votes, emissions, bribes and fees."""
-    ts = sim.block_ts(block)
+    return gauge_epochs_through(sim, epoch, sim.block_ts(block))
+
+
+def gauge_epochs_through(sim, epoch: int, ts: int) -> dict:
+    """gauge_epochs as of second ts inclusive, between blocks too: what a reader reports `readAt`
+    ts (emissions accrue by the second, so a closed epoch read after its end has its whole week)."""
+    block = sim.block_at(ts)
     epoch = epoch_start(epoch)
     gov = sim.gov
     end = min(epoch + WEEK, ts + 1)

@@ -40,7 +40,7 @@ def check(rows: list[dict], stack) -> None:
     for r in rows:
         sim = stack.devnet.sim(r["chainId"])
         read = unix(r["valuedThrough"])
-        t = truth_governance.gauge_epochs(sim, unix(r["epochStart"]), sim.block_at(read))["gauges"][r["gauge"]]
+        t = truth_governance.gauge_epochs_through(sim, unix(r["epochStart"]), read)["gauges"][r["gauge"]]
         assert (r["votesRaw"], r["bribeCount"], r["kind"]) == (t["epochVoteRows"], t["bribeCount"], t["kind"])
         assert near(r["bribesUsd"], t["bribesUsd"]) and near(r["feesUsd"], t["feesUsd"])
         rewards = None if t["bribesUsd"] is None else t["bribesUsd"] + t["feesUsd"]
