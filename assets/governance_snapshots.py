@@ -11,16 +11,19 @@ from .rows.ve import (
     FOUNDATION_COLUMNS,
     FOUNDATION_VOTE_COLUMNS,
     VE_COLUMNS,
+    VENFT_COLUMNS,
     foundation_ids,
     foundation_rows,
     ve_row,
+    venft_rows,
 )
 from .snapshot_step import SnapshotStep
 from .upstream import SnapshotPoint
 from ..core.epochs import epoch_start
 from ..readers.graphql import One, Page, SubgraphClient
 
-VENFT_FIELDS = "lockedAmount unlockTime isPermanent"
+VENFT_FIELDS = "id owner lockedAmount unlockTime isPermanent"
+VENFT_KEPT_SECONDS = 2 * 86400  # venft_snap15m holds the snapshots this close to the chain's newest
 GAUGE_FIELDS = "pool { id } isAlive emissionsEpoch votes kind target weight rewardRate"
 EPOCH_VOTE_FIELDS = "weight target pool { id } veNFT { id isFoundation }"
 EPOCH_BRIBE_FIELDS = "amountUSD isFoundation target pool { id }"
@@ -47,11 +50,33 @@ def read_epoch_state(subgraph: SubgraphClient, point: SnapshotPoint, core_token:
 
 
 def write_ve(s: SnapshotStep) -> dict[str, int]:
-    def read(point: SnapshotPoint) -> dict:
-        gov = s.chain.reader.governance(point.block.number)
-        return ve_row(s.chain_id, point, gov, s.subgraph.paginate("veNFTs", VENFT_FIELDS, block=point.block.number))
+    """ve_snap15m for every point; venft_snap15m for the points of the last VENFT_KEPT_SECONDS,
+    then the chain's older day partitions of venft_snap15m dropped."""
+    newest = max((p.snapshot_at for p in s.points), default=0)
 
-    return {"ve_snap15m": s.insert("ve_snap15m", columns(VE_COLUMNS, s.each(read)))}
+    def read(point: SnapshotPoint) -> tuple[dict, list[dict]]:
+        gov = s.chain.reader.governance(point.block.number)
+        locks = s.subgraph.paginate("veNFTs", VENFT_FIELDS, block=point.block.number)
+        kept = point.snapshot_at > newest - VENFT_KEPT_SECONDS
+        return ve_row(s.chain_id, point, gov, locks), venft_rows(s.chain_id, point, locks) if kept else []
+
+    built = s.each(read)
+    written = {"ve_snap15m": s.insert("ve_snap15m", columns(VE_COLUMNS, [row for row, _ in built])),
+               "venft_snap15m": s.insert("venft_snap15m", columns(VENFT_COLUMNS, [r for _, rows in built for r in rows]))}
+    if s.points:
+        drop_older_venft_days(s.client, s.chain_id, newest - VENFT_KEPT_SECONDS)
+    return written
+
+
+def drop_older_venft_days(client, chain_id: int, kept_from: int) -> None:
+    """Drop the chain's venft_snap15m day partitions (chain, YYYYMMDD) before `kept_from`'s day."""
+    days = client.query(
+        "SELECT DISTINCT toUInt32(splitByChar('-', partition_id)[2]) AS day FROM system.parts "
+        "WHERE database = currentDatabase() AND table = 'venft_snap15m' AND active "
+        "AND partition_id LIKE {p:String} AND day < toYYYYMMDD(toDateTime({t:Int64}, 'UTC'))",
+        parameters={"p": f"{chain_id}-%", "t": kept_from}).result_rows
+    for (day,) in days:
+        client.command(f"ALTER TABLE venft_snap15m DROP PARTITION ({int(chain_id)}, {int(day)})")
 
 
 def shared_epoch_state(s: SnapshotStep, point: SnapshotPoint, core_token: str) -> EpochState:

@@ -34,8 +34,9 @@ POOLS = SnapshotAsset("pool_snapshots", ("pool_snap15m",),
 PROTOCOL = SnapshotAsset("protocol_snapshot", ("protocol_snap15m",),
                          "Protocol TVL, rolling flows and governance state per snapshot (protocol_snap15m).",
                          write_protocol)
-VE = SnapshotAsset("ve_snapshots", ("ve_snap15m",),
-                   "Vote-escrow totals, lock counts and average remaining lock per snapshot (ve_snap15m).", write_ve)
+VE = SnapshotAsset("ve_snapshots", ("ve_snap15m", "venft_snap15m"),
+                   "Vote-escrow totals, lock counts and average remaining lock per snapshot (ve_snap15m); each "
+                   "veNFT's lock and voting power over the last two days of snapshots (venft_snap15m).", write_ve)
 GAUGES = SnapshotAsset("gauge_snapshots", ("gauge_snap15m",),
                        "Every gauge per snapshot: votes, foundation share, emissions and the APR breakdown "
                        "(gauge_snap15m).", write_gauges)

@@ -68,8 +68,9 @@ CHECKS = (
              ("incomplete_days", "future_buckets", "pool_count_mismatches"),
              "24 protocol buckets per complete day, none for an unfinished hour, pool counts consistent."),
     SqlCheck("governance_snapshots_consistent", registry.GAUGES.name, "governance_snapshot_consistency.sql",
-             ("bad_ve", "bad_foundation", "snapshots_without_gauges", "bad_gauge_apr", "bad_kpi"),
-             "Per published snapshot: ve split and lock counts add up, the foundation summary equals its vote rows, "
+             ("bad_ve", "bad_venft", "bad_foundation", "snapshots_without_gauges", "bad_gauge_apr", "bad_kpi"),
+             "Per published snapshot: ve split and lock counts add up, the per-lock rows sum to VotingEscrow's "
+             "supply, the foundation summary equals its vote rows, "
              "gauge total APR = emission + fee + bribe, KPI classifications valid for the methodology.",
              (registry.VE.name, registry.FOUNDATION.name, registry.KPIS.name, registry.PUBLICATION)),
     SqlCheck("core_token_factsheet_consistent", registry.CORE_TOKEN.name, "core_token_consistency.sql",

@@ -1,5 +1,6 @@
-"""Rows of ve_snap15m (vote-escrow totals and lock counts) and of foundation_snap15m /
-foundation_vote_snap15m (the foundation's veNFTs and this epoch's votes), at one snapshot block."""
+"""Rows of ve_snap15m (vote-escrow totals and lock counts), venft_snap15m (each lock and its
+voting power) and foundation_snap15m / foundation_vote_snap15m (the foundation's veNFTs and this
+epoch's votes), at one snapshot block."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -14,6 +15,9 @@ if TYPE_CHECKING:
 VE_COLUMNS = ("chain_id", "snapshot_at", "block_number", "locked_raw", "voting_power_raw", "permanent_locked_raw",
               "decaying_locked_raw", "lock_count", "permanent_lock_count", "decaying_lock_count",
               "expired_lock_count", "avg_remaining_lock_seconds")
+VENFT_COLUMNS = ("chain_id", "snapshot_at", "block_number", "block_timestamp", "venft_id", "owner", "locked_raw",
+                 "unlock_time", "permanent", "voting_power_raw")
+MAXTIME = 4 * 365 * 86400  # VotingEscrow's longest lock
 FOUNDATION_COLUMNS = ("chain_id", "snapshot_at", "block_number", "epoch_start", "wallet", "venft_ids", "locked_raw",
                       "voting_power_raw", "votes_epoch_raw", "vote_count", "voted_pool_count")
 FOUNDATION_VOTE_COLUMNS = ("chain_id", "snapshot_at", "epoch_start", "venft_id", "pool_address", "gauge_address",
@@ -51,6 +55,31 @@ def ve_row(chain_id: int, point: "SnapshotPoint", gov: "GovernanceState", locks:
         "expired_lock_count": expired,
         "avg_remaining_lock_seconds": (sum(remaining) / len(remaining)) if remaining else None,
     }
+
+
+def voting_power(locked: int, unlock: int | None, now: int) -> int:
+    """VotingEscrow's voting power of a lock at `now`: the amount if permanent (no unlock time),
+    else amount * (unlock - now) / MAXTIME in integer division, 0 once unlocked."""
+    if unlock is None:
+        return locked
+    return locked * (unlock - now) // MAXTIME if unlock > now else 0
+
+
+def venft_rows(chain_id: int, point: "SnapshotPoint", locks: list[dict]) -> list[dict[str, Any]]:
+    """One venft_snap15m row per veNFT with a locked amount, its voting power at the block's time."""
+    block, now = point.block.number, point.block.timestamp
+    rows = []
+    for lk in locks:
+        locked = to_raw(lk.get("lockedAmount"), 18)
+        if locked <= 0:
+            continue
+        unlock = None if lk.get("isPermanent") else req_int(lk.get("unlockTime"), f"veNFT {lk.get('id')} unlockTime")
+        rows.append({"chain_id": chain_id, "snapshot_at": to_datetime(point.snapshot_at), "block_number": block,
+                     "block_timestamp": to_datetime(now), "venft_id": req_int(ref_id(lk), "veNFT id"),
+                     "owner": str(lk.get("owner") or "").lower(), "locked_raw": locked,
+                     "unlock_time": None if unlock is None else to_datetime(unlock), "permanent": int(unlock is None),
+                     "voting_power_raw": voting_power(locked, unlock, now)})
+    return rows
 
 
 def foundation_ids(nfts: list[dict]) -> list[int]:

@@ -1,6 +1,8 @@
 -- Governance snapshot rows of published snapshots in [from_ts, to_ts], each table against itself
 -- and its neighbours:
 --   ve: one row per snapshot; permanent + decaying locked = locked; the lock counts add up;
+--   venft: where a snapshot has per-lock rows, they sum to the ve row's locked amount (the chain's
+--          VotingEscrow.supply(): an independent read) and their count is its lock count;
 --   foundation: one row per snapshot; its epoch votes and vote count equal its vote rows;
 --   gauges: at least one row per snapshot; total APR = emission + fee + bribe (1e-9 relative)
 --           wherever all four are known;
@@ -58,6 +60,19 @@ SELECT
             GROUP BY snapshot_at
         ) AS fv ON fv.snapshot_at = p.snapshot_at
     )                                                                                     AS bad_foundation,
+    (
+        SELECT countIf(n.locked != v.locked_raw OR n.locks != v.lock_count)
+        FROM
+        (
+            SELECT snapshot_at, sum(locked_raw) AS locked, count() AS locks
+            FROM venft_snap15m FINAL
+            WHERE chain_id = {chain_id:UInt32}
+              AND snapshot_at IN (SELECT snapshot_at FROM published)
+            GROUP BY snapshot_at
+        ) AS n
+        INNER JOIN (SELECT * FROM ve_snap15m FINAL WHERE chain_id = {chain_id:UInt32}) AS v
+            ON v.snapshot_at = n.snapshot_at
+    )                                                                                     AS bad_venft,
     (
         SELECT count()
         FROM published

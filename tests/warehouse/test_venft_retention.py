@@ -1,0 +1,49 @@
+"""venft_snap15m keeps the per-lock rows of the last two days of a chain's snapshots: after a run,
+the chain's day partitions before (its newest snapshot - 2 days)'s day are dropped, the other
+chains' and the recent days' rows stay. The retention follows the chain's data, not the wall
+clock (a stack pinned in the past keeps its rows)."""
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime, timezone
+
+import pytest
+
+from ve_analytics.assets.governance_snapshots import VENFT_KEPT_SECONDS, drop_older_venft_days
+from ve_analytics.core.epochs import DAY
+from ve_analytics.warehouse.client import get_client
+from ve_analytics.warehouse.migrate import migrate
+
+NEWEST = 1_763_600_400  # Thursday 2025-11-20 01:00 UTC: older than the wall clock by a year
+
+
+@pytest.fixture(scope="module")
+def client(wh):
+    settings = dataclasses.replace(wh.settings, clickhouse_database="venft_retention")
+    migrate(settings)
+    with get_client(settings) as c:
+        yield c
+
+
+def lock_row(chain: int, at: int) -> list:
+    when = datetime.fromtimestamp(at, tz=timezone.utc)
+    return [chain, when, 1, when, 7, "0xo", 10**18, None, 1, 10**18]
+
+
+def days(client, chain: int) -> list[int]:
+    return [r[0] for r in client.query(
+        "SELECT DISTINCT toYYYYMMDD(snapshot_at) FROM venft_snap15m WHERE chain_id = {c:UInt32} ORDER BY 1",
+        parameters={"c": chain}).result_rows]
+
+
+def test_a_chains_older_days_are_dropped_and_nothing_else(client):
+    names = ["chain_id", "snapshot_at", "block_number", "block_timestamp", "venft_id", "owner", "locked_raw",
+             "unlock_time", "permanent", "voting_power_raw"]
+    times = [NEWEST - k * DAY for k in range(5)]  # five days, one snapshot each
+    client.insert("venft_snap15m", [lock_row(c, t) for c in (5, 56) for t in times], column_names=names)
+    drop_older_venft_days(client, 56, NEWEST - VENFT_KEPT_SECONDS)
+    # 2025-11-18 01:00 is kept from: its day and the two after stay
+    assert days(client, 56) == [20251118, 20251119, 20251120]
+    assert days(client, 5) == [20251116, 20251117, 20251118, 20251119, 20251120]  # another chain: untouched
+    drop_older_venft_days(client, 56, NEWEST - VENFT_KEPT_SECONDS)  # again: nothing more
+    assert days(client, 56) == [20251118, 20251119, 20251120]
