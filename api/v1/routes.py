@@ -18,7 +18,7 @@ from .protocol import routes as protocol
 from .reference import routes as reference
 from .tokens import routes as tokens
 
-CONTRACT_VERSION = "0.6.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail; 0.4.0: pool ticks, trailing windows and bribes; 0.5.0: pool history and daily; 0.6.0: governance: /v1/bribes, /v1/gauges (+ detail, history, rewards, bribes), /v1/epochs (+ detail), /v1/markets/bribes, /v1/votes (additive)
+CONTRACT_VERSION = "0.7.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail; 0.4.0: pool ticks, trailing windows and bribes; 0.5.0: pool history and daily; 0.6.0: governance: /v1/bribes, /v1/gauges (+ detail, history, rewards, bribes), /v1/epochs (+ detail), /v1/markets/bribes, /v1/votes (additive); 0.7.0: /v1/votes?view=current (V1VotePage becomes a oneOf of V1VoteEventPage and V1VoteAllocationPage on `view`)
 DOMAINS = (reference, protocol, curation, discovery, pools, tokens, gauges, governance)  # in the contract's order
 ROUTES: tuple[Route, ...] = tuple(route for domain in DOMAINS for route in domain.ROUTES)
 
@@ -40,7 +40,7 @@ V1_GUIDE = Guide(
                 "`generatedAt` and `cacheTtlSeconds` are serving times, not chain observations",
     },
     errors={
-        "400": "`invalid_<parameter>`, `invalid_range`, `epoch_not_aligned` or `unknown_parameter`: fix the request; `invalid_cursor`, "
+        "400": "`invalid_<parameter>`, `invalid_range`, `epoch_not_aligned`, `filter_not_in_view` or `unknown_parameter`: fix the request; `invalid_cursor`, "
                "`cursor_expired` or `price_history_source_changed`: restart the traversal without the cursor",
         "404": "`chain_not_public` (GET /v1/chains lists the public chains), `feature_unsupported` (a selected chain "
                "lacks the route's feature: see its features in GET /v1/chains), `token_not_found`, `pool_not_found`, `gauge_not_found`, `epoch_before_deployment`, `epoch_in_future` or no such route",

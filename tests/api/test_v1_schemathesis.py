@@ -71,6 +71,11 @@ def test_v1_contract_holds_for_generated_requests(case, served_contract):
             refused = True
         if refused:
             del case.query["epoch"]
+    # /v1/votes?view=current takes neither epoch nor kind (filters of the logs): 400 filter_not_in_view,
+    # a dependency between parameters no parameter schema can say (tested in test_v1_votes)
+    if case.path == "/v1/votes" and (case.query or {}).get("view") == "current":
+        for name in ("epoch", "kind"):
+            case.query.pop(name, None)
     if len(urlencode(case.query or {})) > HEAD_LIMIT - 1024:
         # an oversized negative case (an 8,193-character cursor of multibyte characters, percent-encoded):
         # the HTTP server refuses a request head over its limit with 413 before any route runs

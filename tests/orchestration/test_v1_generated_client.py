@@ -6,6 +6,8 @@ that hold the very answer the API sent; and a /v1/pools traversal in pages of 2,
 """
 from __future__ import annotations
 
+import importlib
+
 import httpx
 import pytest
 
@@ -122,3 +124,17 @@ def test_an_epoch_through_the_generated_client(served):
     model = operation(package, "governance", "epoch").sync(row["chainId"], row["epochStart"], client=client)
     assert type(model).__module__.startswith("v1_client.models.")
     assert as_sent(model.to_dict()) == body(url + f"/v1/epochs/{row['chainId']}/{row['epochStart']}")
+
+
+def test_both_views_of_the_votes_through_the_generated_client(served):
+    """The page's model follows the view the request chose (a oneOf on `view`)."""
+    package, client, url = served
+    votes = operation(package, "governance", "votes")
+    view_enum = next(v for k, v in vars(importlib.import_module(f"{package.__name__}.models")).items()
+                     if k.endswith("View") and {m.value for m in v} == {"events", "current"})
+    pages = {}
+    for name in ("events", "current"):
+        model = votes.sync(client=client, view=view_enum(name), limit=5)
+        assert as_sent(model.to_dict()) == body(url + f"/v1/votes?view={name}&limit=5")
+        pages[name] = type(model.data).__name__
+    assert pages == {"events": "V1VoteEventPage", "current": "V1VoteAllocationPage"}

@@ -5,7 +5,7 @@ paginated route pins its traversal with these (discovery, price history, ticks, 
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, Callable
 
 from ...coverage import ChainCoverage
 from ...cursors import FILTERS, ROUTE, expired
@@ -55,6 +55,19 @@ def next_cursor(ctx, filters: str, fmt: int, chains: ChainCoverage | tuple[Chain
     return ctx.app.ctx.cursors.encode({"v": fmt, ROUTE: ctx.route.name, FILTERS: filters, "cur": _curation(ctx),
                                        "chains": vector_of(chains if isinstance(chains, tuple) else (chains,)),
                                        **position})
+
+
+def one_page(ctx, rows: list, filters: str, fmt: int, chains: ChainCoverage | tuple[ChainCoverage, ...],
+             key: Callable[[Any], list], **position: Any) -> list:
+    """The page among `rows` (read or built with limit + 1 or more): its first `limit` rows, with
+    meta.pageInfo set (the next page's cursor resumes after the page's last row, at `key(row)`,
+    with the route's other `position` fields)."""
+    limit = ctx.params["limit"]
+    more = len(rows) > limit
+    rows = rows[:limit]
+    ctx.meta["pageInfo"] = {"hasNextPage": more, "nextCursor": next_cursor(
+        ctx, filters, fmt, chains, key=key(rows[-1]), **position) if more else None}
+    return rows
 
 
 def resumed(ctx, cursor: str, filters: str, fmt: int) -> tuple[dict, ChainCoverage]:

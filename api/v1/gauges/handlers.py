@@ -17,7 +17,7 @@ from ....core.epochs import WEEK
 from ..common.decimals import float_bits
 from ..common.params import qualified
 from ..common.path_chain import path_chain
-from ..common.traversal import chains_traversal, next_cursor
+from ..common.traversal import chains_traversal, one_page
 from .rows import gauge, this_epoch
 
 CURSOR_FORMAT = 1
@@ -53,18 +53,13 @@ async def page(ctx: RequestContext) -> dict[str, Any]:
     digest = filters_digest(f)
     payload, chains = chains_traversal(ctx, digest, CURSOR_FORMAT)
     c_null, c_num, c_chain, c_address = payload["key"] if payload else (0, 0.0, 0, "")
-    limit = ctx.params["limit"]
     rows = await ctx.rows("gauges", **_values(
         chains, kind=f["kind"], alive=TRISTATE[f["alive"]], pool=f["pool"], pool_chain=f["poolChain"],
         token=f["token"], token_chain=f["tokenChain"]), sort=f["sort"], descending=int(f["direction"] == "desc"),
         after=int(payload is not None), c_null=c_null, c_num=float_bits(c_num), c_chain=c_chain, c_address=c_address,
-        limit=limit + 1)
-    more = len(rows) > limit
-    rows = rows[:limit]
-    last = rows[-1] if more else None
-    ctx.meta["pageInfo"] = {"hasNextPage": more, "nextCursor": next_cursor(
-        ctx, digest, CURSOR_FORMAT, chains,
-        key=[int(last["k_null"]), last["k_num"], int(last["chain_id"]), last["address"]]) if last else None}
+        limit=ctx.params["limit"] + 1)
+    rows = one_page(ctx, rows, digest, CURSOR_FORMAT, chains,
+                    lambda last: [int(last["k_null"]), last["k_num"], int(last["chain_id"]), last["address"]])
     return {"rows": [gauge(r, f["aprProfile"]) for r in rows], "filters": f}
 
 

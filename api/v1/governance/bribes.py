@@ -23,7 +23,7 @@ from ..common.decimals import decimal_text, fraction_text
 from ..common.epochs import aligned_epoch
 from ..common.flows import stamp
 from ..common.params import qualified
-from ..common.traversal import chains_traversal, next_cursor
+from ..common.traversal import chains_traversal, one_page
 
 CURSOR_FORMAT = 1
 # the history job reads each hour's governance events at minute 1 of the next hour: a chain whose
@@ -77,6 +77,16 @@ def coverage(chains, indexed: dict[int, dict[str, Any]]) -> list[dict[str, Any]]
     return out
 
 
+async def events_coverage(ctx: RequestContext, chains) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]:
+    """(`coverage` of the chains, their events_coverage rows by chain); meta.complete is false
+    when a chain's events are behind its snapshot."""
+    indexed = {int(r["chain_id"]): r for r in await ctx.rows("events_coverage", chain_ids=[c.chain_id for c in chains])}
+    covered = coverage(chains, indexed)
+    if any(c["behind"] for c in covered):
+        ctx.meta["complete"] = False
+    return covered, indexed
+
+
 @runs("bribes", "events_coverage")
 async def bribes(ctx: RequestContext) -> dict[str, Any]:
     f = filters(ctx)
@@ -88,22 +98,14 @@ async def bribes(ctx: RequestContext) -> dict[str, Any]:
 async def page(ctx: RequestContext, f: dict[str, Any], digest: str, payload: dict | None, chains) -> dict[str, Any]:
     """One page of the records `f` selects on `chains` (after the cursor's position, if any)."""
     c_at, c_chain, c_id = payload["key"] if payload else (0, 0, "")
-    limit = ctx.params["limit"]
     ids = [c.chain_id for c in chains]
     rows = await ctx.rows("bribes", chain_ids=ids, snapshot_ats=[c.snapshot.param for c in chains],
                           epoch=f["epoch"] or 0, pool=f["pool"], pool_chain=f["poolChain"], gauge=f["gauge"],
                           gauge_chain=f["gaugeChain"], token=f["token"], token_chain=f["tokenChain"],
                           briber=f["briber"], after=int(payload is not None), c_at=c_at, c_chain=c_chain, c_id=c_id,
-                          limit=limit + 1)
-    indexed = {int(r["chain_id"]): r for r in await ctx.rows("events_coverage", chain_ids=ids)}
-    more = len(rows) > limit
-    rows = rows[:limit]
-    covered = coverage(chains, indexed)
-    if any(c["behind"] for c in covered):
-        ctx.meta["complete"] = False
-    last = rows[-1] if more else None
-    ctx.meta["pageInfo"] = {"hasNextPage": more, "nextCursor": next_cursor(
-        ctx, digest, CURSOR_FORMAT, tuple(chains), key=[last["at_ms"], int(last["chain_id"]), last["id"]])
-        if last else None}
+                          limit=ctx.params["limit"] + 1)
+    covered, _ = await events_coverage(ctx, chains)
+    rows = one_page(ctx, rows, digest, CURSOR_FORMAT, tuple(chains),
+                    lambda last: [last["at_ms"], int(last["chain_id"]), last["id"]])
     echo = {**f, "epoch": None if f["epoch"] is None else stamp(f["epoch"])}
     return {"rows": [record(r) for r in rows], "coverage": covered, "filters": echo}

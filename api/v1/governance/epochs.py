@@ -20,7 +20,7 @@ from ..common.decimals import decimal_text
 from ..common.epochs import aligned_epoch
 from ..common.flows import stamp
 from ..common.path_chain import path_chain
-from ..common.traversal import chains_traversal, next_cursor
+from ..common.traversal import chains_traversal, one_page
 
 CURSOR_FORMAT = 1
 NOT_INDEXED = "not_indexed"
@@ -62,24 +62,19 @@ async def page(ctx: RequestContext) -> dict[str, Any]:
     f = {"chainIds": list(ctx.coverage.chain_ids)}
     digest = filters_digest(f)
     payload, chains = chains_traversal(ctx, digest, CURSOR_FORMAT)
-    limit = ctx.params["limit"]
     pairs = sorted(((-s, c.chain_id) for c in chains
                     for s in range(epoch_start(c.snapshot.unix), _first_epoch(ctx, c.chain_id, epoch_start(
                         c.snapshot.unix)) - 1, -WEEK)))
     if payload:
         after = (-payload["key"][0], payload["key"][1])
         pairs = [p for p in pairs if p > after]
-    more = len(pairs) > limit
-    pairs = pairs[:limit]
+    pairs = one_page(ctx, pairs, digest, CURSOR_FORMAT, tuple(chains), lambda last: [-last[0], last[1]])
     snapshots = {c.chain_id: c.snapshot.unix for c in chains}
     rows = await ctx.rows("epochs", chain_ids=[cid for _, cid in pairs], epochs=[-s for s, _ in pairs]) if pairs else []
     found = {(int(r["chain_id"]), int(r["epoch_ts"])): r for r in rows}
     out = [summary(cid, -s, snapshots[cid], found.get((cid, -s))) for s, cid in pairs]
     if any(e["gap"] or e["bribesUsd"] is None for e in out):
         ctx.meta["complete"] = False
-    last = pairs[-1] if more else None
-    ctx.meta["pageInfo"] = {"hasNextPage": more, "nextCursor": next_cursor(
-        ctx, digest, CURSOR_FORMAT, tuple(chains), key=[-last[0], last[1]]) if last else None}
     return {"rows": out}
 
 

@@ -21,7 +21,7 @@ from ....core.epochs import WEEK, epoch_start
 from ..common.decimals import decimal_text
 from ..common.epochs import aligned_epoch
 from ..common.flows import stamp
-from ..common.traversal import chains_traversal, next_cursor
+from ..common.traversal import chains_traversal, one_page
 from .epochs import EPOCH_IN_FUTURE
 
 CURSOR_FORMAT = 1
@@ -87,15 +87,10 @@ async def bribes(ctx: RequestContext) -> dict[str, Any]:
     if payload:
         after = tuple(payload["key"])
         market = [m for m in market if _order(m) > after]
-    limit = ctx.params["limit"]
-    more = len(market) > limit
-    market = market[:limit]
+    market = one_page(ctx, market, digest, CURSOR_FORMAT, tuple(chains), lambda last: list(_order(last)), epoch=epoch)
     read = {int(r["chain_id"]) for r in rows}  # a chain without a gauge of the epoch read has not read it yet
     if any(m["dollarPerVote"] is None or m["status"] == PROJECTED for m in market) or len(read) < len(chains):
         ctx.meta["complete"] = False
-    last = _order(market[-1]) if more else None
-    ctx.meta["pageInfo"] = {"hasNextPage": more, "nextCursor": next_cursor(
-        ctx, digest, CURSOR_FORMAT, tuple(chains), epoch=epoch, key=list(last)) if last else None}
     for m in market:
         del m["_key"]
     return {"epochStart": stamp(epoch), "rows": market}

@@ -9,7 +9,7 @@ from ...schema import ref
 from ...validation import Param
 from ..common.epochs import EPOCH_NOT_ALIGNED
 from ..common.params import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS, PATH_CHAIN_ID, qualified_param
-from . import bribes, epochs, markets, votes
+from . import allocations, bribes, epochs, markets, votes
 from .schemas import SCHEMAS
 
 __all__ = ["ROUTES", "SCHEMAS"]
@@ -80,23 +80,34 @@ ROUTES = (
                       "unknown last."),
     Route("/votes", "votes", votes.votes, "Votes", ref("V1VotePage"), params=(
         CHAIN_IDS,
-        Param("view", "enum", "events: the Voter's logs (Voted and Abstained of vote, poke and reset transactions)",
-              default="events", choices=("events",)),
-        Param("epoch", "timestamp", "Only logs of this epoch: its start (Thursday 00:00 UTC), ISO 8601"),
-        qualified_param("pool", "Only logs on this pool (or a system gauge's target)"),
-        qualified_param("gauge", "Only logs on this gauge"),
-        Param("voter", "address", "Only logs of veNFTs owned by this address then"),
-        Param("tokenId", "integer", "Only logs of this veNFT", minimum=0),
-        Param("kind", "enum", "Only logs of this kind of transaction", choices=("vote", "poke", "reset")),
-        Param("limit", "integer", "Logs per page", default=100, minimum=1, maximum=500), CURSOR),
+        Param("view", "enum", "events: the Voter's logs (Voted and Abstained of vote, poke and reset transactions); "
+              "current: every veNFT's allocation in effect at the snapshot, with its voting power",
+              default="events", choices=("events", "current")),
+        Param("epoch", "timestamp", "view=events only: logs of this epoch, its start (Thursday 00:00 UTC), ISO 8601"),
+        qualified_param("pool", "Only logs on (allocations to) this pool or system gauge's target"),
+        qualified_param("gauge", "Only logs on (allocations to) this gauge"),
+        Param("voter", "address", "Only veNFTs owned by this address: then (view=events), at the snapshot "
+              "(view=current)"),
+        Param("tokenId", "integer", "Only this veNFT", minimum=0),
+        Param("kind", "enum", "view=events only: logs of this kind of transaction", choices=("vote", "poke", "reset")),
+        Param("limit", "integer", "Rows per page", default=100, minimum=1, maximum=500), CURSOR),
         cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True, feature="gauges", paginated=True,
-        tags=("governance",), errors=(CHAIN_UNAVAILABLE_DOC, EPOCH_NOT_ALIGNED_DOC, CURSOR_EXPIRED_DOC),
-        description="The Voter's logs of the covered chains, newest first (`view=events`): each `Voted` or "
+        tags=("governance",), errors=(CHAIN_UNAVAILABLE_DOC, EPOCH_NOT_ALIGNED_DOC, CURSOR_EXPIRED_DOC,
+                                      ErrorDoc(400, allocations.FILTER_NOT_IN_VIEW, "epoch or kind with view=current: "
+                                               "they filter logs, not the allocations in effect; details.param names "
+                                               "it.")),
+        description="Two views, chosen by `view` (the answer's `view` says which; its rows' schema follows it). "
+                    "`events` (default): the Voter's logs of the covered chains, newest first: each `Voted` or "
                     "`Abstained` of a `vote` (abstains from the veNFT's previous targets, then votes), `poke` "
                     "(recasts them with its current voting power) or `reset` (abstains from all) transaction, with "
                     "the weight, its signed effect, the target's and the total weight after it, block, time, "
-                    "transaction and log index. Allocations persist from epoch to epoch until their veNFT votes "
-                    "again, pokes or resets, so the logs replayed in order give every allocation in effect. Each "
-                    "chain's logs before its published snapshot's time, as far as its governance events are "
-                    "indexed (`coverage`); follow pageInfo.nextCursor with the other parameters unchanged."),
+                    "transaction and log index. `current`: every veNFT's allocation in effect at each chain's "
+                    "published snapshot, one row per veNFT and target in (chainId, tokenId, target) order: the "
+                    "weight it cast, its veNFT's whole allocation, its last action, and its lock with the voting "
+                    "power at the snapshot block (which decays from the weight cast until the veNFT pokes or votes "
+                    "again). Allocations persist from epoch to epoch until their veNFT votes again, pokes or "
+                    "resets, so the current view is the logs replayed in order: it is whole when a chain's events "
+                    "are indexed from its deployment to its snapshot (`coverage`), else meta.complete is false. "
+                    "Each chain's logs before its published snapshot's time; follow pageInfo.nextCursor with the "
+                    "other parameters unchanged."),
 )

@@ -1,7 +1,7 @@
 """JSON Schemas of the /v1 governance answers (components of /openapi.json)."""
 from __future__ import annotations
 
-from ...schema import ISO_TIME, RAW_INTEGER, array_of, nullable, obj
+from ...schema import ISO_TIME, RAW_INTEGER, array_of, nullable, obj, ref
 from ..common.schemas import CHAIN_ID, DECIMAL, LOWER_ADDRESS, NULLABLE_TIME
 
 TOKEN = obj({
@@ -156,23 +156,76 @@ VOTE_EVENT = obj({
     "logIndex": {"type": "integer", "minimum": 0},
 }, "One Voter log.")
 
+VOTE_FILTERS = obj({
+    "view": {"type": "string"}, "chainIds": {"type": "array", "items": CHAIN_ID},
+    "epoch": {**NULLABLE_TIME, "description": "null: every epoch (always null in view=current)"},
+    **{name: {"type": "string", "description": "lower-case address filter; empty: any"}
+       for name in ("pool", "gauge", "voter")},
+    **{f"{name}Chain": {"type": "integer", "minimum": 0, "description": "0: any chain"} for name in ("pool", "gauge")},
+    "tokenId": nullable("integer"), "kind": {"type": "string", "description": "empty: any"},
+}, "The normalized filters the page (and its cursor) applies.")
+
+ALLOCATION_COVERAGE = obj({
+    **EVENTS_COVERAGE["properties"],
+    "fromDeployment": {"type": "boolean", "description": "the chain's governance events are indexed from its "
+                       "deployment on, so no allocation cast before the indexed span is missing; false: meta.complete "
+                       "is false"},
+}, "How far one chain's governance events are indexed, and whether from its deployment.")
+
+VOTE_ALLOCATION = obj({
+    "chainId": CHAIN_ID,
+    "tokenId": {"type": "string", "pattern": "^[0-9]+$", "description": "the veNFT"},
+    "owner": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"],
+              "description": "the veNFT's owner at the snapshot block; null when its lock was not read there"},
+    "gauge": LOWER_ADDRESS,
+    "target": {**LOWER_ADDRESS, "description": "what the weight is on: the pool, or a system gauge's target"},
+    "pool": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"], "description": "null: a system gauge"},
+    "weightRaw": {**RAW_INTEGER, "description": "the weight the veNFT has on the target (1e18-scaled): its voting "
+                  "power when it last voted or poked, times the target's share; what the Voter counts until the "
+                  "veNFT acts again"},
+    "usedWeightRaw": {**RAW_INTEGER, "description": "the veNFT's weight on all its targets (the Voter's usedWeights)"},
+    "lastAction": obj({
+        "kind": {"enum": ["vote", "poke"], "description": "the veNFT's last Voter transaction before the snapshot"},
+        "at": ISO_TIME,
+        "blockNumber": {"type": "integer", "minimum": 0},
+        "transactionHash": {"type": "string"},
+    }, "The transaction that set the allocation."),
+    "lastVotedAt": {**NULLABLE_TIME, "description": "the veNFT's last vote (pokes do not change it, as the Voter's "
+                    "lastVoted); null when its last vote is before the indexed span"},
+    "lock": {"oneOf": [obj({
+        "lockedRaw": {**RAW_INTEGER, "description": "the locked core token, raw (18 decimals)"},
+        "unlockAt": {**NULLABLE_TIME, "description": "null: a permanent lock"},
+        "permanent": {"type": "boolean"},
+        "votingPowerRaw": {**RAW_INTEGER, "description": "voting power at the block: lockedRaw if permanent, else "
+                           "lockedRaw x (unlockAt - block time) / (4 x 365 days), integer division, 0 once unlocked"},
+        "blockNumber": {"type": "integer", "minimum": 0, "description": "the snapshot block it was read at"},
+        "at": {**ISO_TIME, "description": "that block's time"},
+    }), {"type": "null"}], "description": "the veNFT's lock at the chain's snapshot block; null when it was not read "
+        "there (per-lock state is kept for the last two days of snapshots)"},
+}, "One veNFT's weight on one target, in effect at the chain's snapshot.")
+
 SCHEMAS = {
     "V1Bribe": BRIBE,
-    "V1VotePage": obj({
+    "V1VotePage": {
+        "oneOf": [ref("V1VoteEventPage"), ref("V1VoteAllocationPage")],
+        "discriminator": {"propertyName": "view", "mapping": {"events": "#/components/schemas/V1VoteEventPage",
+                                                             "current": "#/components/schemas/V1VoteAllocationPage"}},
+        "description": "A page of /v1/votes in the view the request chose (`view`).",
+    },
+    "V1VoteEventPage": obj({
         "view": {"enum": ["events"]},
         "rows": {"type": "array", "items": VOTE_EVENT, "description": "newest first: time descending, then chainId, "
                  "then block and log index descending"},
         "coverage": {"type": "array", "items": EVENTS_COVERAGE, "description": "per covered chain"},
-        "filters": obj({
-            "view": {"type": "string"}, "chainIds": {"type": "array", "items": CHAIN_ID},
-            "epoch": {**NULLABLE_TIME, "description": "null: every epoch"},
-            **{name: {"type": "string", "description": "lower-case address filter; empty: any"}
-               for name in ("pool", "gauge", "voter")},
-            **{f"{name}Chain": {"type": "integer", "minimum": 0, "description": "0: any chain"}
-               for name in ("pool", "gauge")},
-            "tokenId": nullable("integer"), "kind": {"type": "string", "description": "empty: any"},
-        }, "The normalized filters the page (and its cursor) applies."),
-    }, "A page of the Voter's logs of the covered chains."),
+        "filters": VOTE_FILTERS,
+    }, "A page of the Voter's logs of the covered chains (view=events)."),
+    "V1VoteAllocationPage": obj({
+        "view": {"enum": ["current"]},
+        "rows": {"type": "array", "items": VOTE_ALLOCATION, "description": "chainId, then tokenId (numerically), "
+                 "then target ascending"},
+        "coverage": {"type": "array", "items": ALLOCATION_COVERAGE, "description": "per covered chain"},
+        "filters": VOTE_FILTERS,
+    }, "A page of the allocations in effect at the covered chains' snapshots (view=current)."),
     "V1BribeMarket": obj({
         "epochStart": {**ISO_TIME, "description": "the one epoch of every row"},
         "rows": {"type": "array", "items": MARKET_ROW, "description": "dollarPerVote highest first, unknown last, then "
