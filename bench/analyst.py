@@ -34,7 +34,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from ve_analytics.cli.processes import Service, cli, free_port
+from ve_analytics.cli.processes import Service, cli, free_port, unwind_on_signals
 
 WRITER, ANALYST, API = ("bench_writer", "bench-w"), ("bench_analyst", "bench-a"), ("bench_api", "bench-r")
 CACHED, UNCACHED = "/api/stats/protocol", "/api/stats/protocol/history?days=7"
@@ -126,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--uncached", default=UNCACHED, help=f"route of the API without cache (default {UNCACHED})")
     ap.add_argument("--keep", action="store_true", help="leave the temporary folder")
     args = ap.parse_args(argv)
+    unwind_on_signals()  # an interrupt or kill stops the services started below
     if min(args.duration, args.connections, args.days) < 1 or (args.analysts is not None and args.analysts < 0):
         ap.error("duration, connections and days must be positive, analysts not negative")
     binary = ensure_wrk()

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import httpx
 
-from ve_analytics.cli.processes import Service, cli, free_port
+from ve_analytics.cli.processes import Service, cli, free_port, unwind_on_signals
 
 QUARTER_HOUR = 900
 
@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cap", type=float, default=600.0, help="seconds to wait for the run at most")
     ap.add_argument("--history-days", type=float, default=3.0, help="devnet history days")
     args = ap.parse_args(argv)
+    unwind_on_signals()  # an interrupt or kill stops the services started below
 
     work = Path(tempfile.mkdtemp(prefix="ve-deadup-"))
     ports = {"warehouse": free_port(), "devnet": free_port()}

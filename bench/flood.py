@@ -367,9 +367,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, help="keep the backfilled stack's data here and reuse it on the next run")
     args = ap.parse_args(argv)
 
-    from ve_analytics.cli.processes import Service, cli, free_port
+    from ve_analytics.cli.processes import Service, cli, free_port, unwind_on_signals
     from ve_analytics.core.config import Settings
     from ve_analytics.core.logs import setup_logging
+
+    unwind_on_signals()  # an interrupt or kill stops the services started below
 
     setup_logging("WARNING")
     work = args.keep.resolve() if args.keep else Path(tempfile.mkdtemp(prefix="ve-flood-"))

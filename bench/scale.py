@@ -204,10 +204,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     chain_ids = [int(c) for c in args.chains.split(",") if c]
 
-    from ve_analytics.cli.processes import Service, cli, free_port
+    from ve_analytics.cli.processes import Service, cli, free_port, unwind_on_signals
     from ve_analytics.core.config import Settings
     from ve_analytics.core.logs import setup_logging
 
+    unwind_on_signals()  # an interrupt or kill stops the services started below
     setup_logging("WARNING")
     work = Path(tempfile.mkdtemp(prefix="ve-scale-"))
     ports = {name: free_port() for name in ("warehouse", "devnet")}

@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ve_analytics.cli.processes import Service, cli, free_port
+from ve_analytics.cli.processes import Service, cli, free_port, unwind_on_signals
 
 QUARTER_HOUR = 900
 DAY = 86400
@@ -50,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="devnet history days (default: the devnet's, as `make up` runs it)")
     ap.add_argument("--keep", action="store_true", help="leave the temporary folder")
     args = ap.parse_args(argv)
+    unwind_on_signals()  # an interrupt or kill stops the services started below
 
     work = Path(tempfile.mkdtemp(prefix="ve-snapcpu-"))
     ports = {"warehouse": free_port(), "devnet": free_port()}

@@ -147,6 +147,7 @@ def _curation_publish(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _up(settings: Settings, args: argparse.Namespace) -> int:
+    from .processes import unwind_on_signals
     from .stack import Stack
 
     stack = Stack(settings, log_dir=settings.data_dir / "logs")
@@ -156,14 +157,10 @@ def _up(settings: Settings, args: argparse.Namespace) -> int:
         nonlocal stopping
         stopping = True
 
-    def _interrupt(signum, frame):  # noqa: ARG001 - during the start: unwind, cancel, stop what started
-        raise KeyboardInterrupt
-
     try:
         # A shell's background job starts with SIGINT ignored; during the start both signals unwind
         # (a running backfill is canceled, what started is stopped), afterwards they end the wait.
-        signal.signal(signal.SIGINT, _interrupt)
-        signal.signal(signal.SIGTERM, _interrupt)
+        unwind_on_signals()
         # the banner comes as soon as every chain is fresh; older history fills in behind it
         incomplete = stack.start(backfill_days=args.days, on_fresh=lambda: print(stack.banner(), flush=True))
         if incomplete:

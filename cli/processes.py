@@ -23,6 +23,18 @@ from ..core.secrets import child_environment
 log = logging.getLogger("processes")
 
 
+def _unwind(signum, frame):  # noqa: ARG001 - signal handler signature
+    raise KeyboardInterrupt
+
+
+def unwind_on_signals() -> None:
+    """SIGINT and SIGTERM raise KeyboardInterrupt, so a caller's `finally` stops the services it
+    started. A shell's background job starts with SIGINT ignored, and SIGTERM would end the
+    process without unwinding: either way the services would be left running."""
+    signal.signal(signal.SIGINT, _unwind)
+    signal.signal(signal.SIGTERM, _unwind)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
