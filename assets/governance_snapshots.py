@@ -19,7 +19,7 @@ from .rows.ve import (
 )
 from .snapshot_step import SnapshotStep
 from .upstream import SnapshotPoint
-from ..core.epochs import epoch_start
+from ..core.epochs import QUARTER_HOUR, epoch_start
 from ..readers.graphql import One, Page, SubgraphClient
 
 VENFT_FIELDS = "id owner lockedAmount unlockTime isPermanent"
@@ -50,22 +50,30 @@ def read_epoch_state(subgraph: SubgraphClient, point: SnapshotPoint, core_token:
 
 
 def write_ve(s: SnapshotStep) -> dict[str, int]:
-    """ve_snap15m for every point; venft_snap15m for the points of the last VENFT_KEPT_SECONDS,
-    then the chain's older day partitions of venft_snap15m dropped."""
-    newest = max((p.snapshot_at for p in s.points), default=0)
+    """ve_snap15m for every point; venft_snap15m for the points within VENFT_KEPT_SECONDS of the
+    chain's newest snapshot (this run's or one stored before: a backfill's runs of older points
+    write none), then the chain's older day partitions of venft_snap15m dropped."""
+    stored = s.client.query("SELECT toInt64(toUnixTimestamp(max(snapshot_at))) FROM venft_snap15m "
+                            "WHERE chain_id = {c:UInt32}", parameters={"c": s.chain_id}).result_rows[0][0]
+    kept_from = venft_kept_from([p.snapshot_at for p in s.points], stored)
 
     def read(point: SnapshotPoint) -> tuple[dict, list[dict]]:
         gov = s.chain.reader.governance(point.block.number)
         locks = s.subgraph.paginate("veNFTs", VENFT_FIELDS, block=point.block.number)
-        kept = point.snapshot_at > newest - VENFT_KEPT_SECONDS
+        kept = point.snapshot_at >= kept_from
         return ve_row(s.chain_id, point, gov, locks), venft_rows(s.chain_id, point, locks) if kept else []
 
     built = s.each(read)
     written = {"ve_snap15m": s.insert("ve_snap15m", columns(VE_COLUMNS, [row for row, _ in built])),
                "venft_snap15m": s.insert("venft_snap15m", columns(VENFT_COLUMNS, [r for _, rows in built for r in rows]))}
-    if s.points:
-        drop_older_venft_days(s.client, s.chain_id, newest - VENFT_KEPT_SECONDS)
+    drop_older_venft_days(s.client, s.chain_id, kept_from)
     return written
+
+
+def venft_kept_from(times: list[int], stored_newest: int) -> int:
+    """The first snapshot time whose per-lock rows are kept: VENFT_KEPT_SECONDS (less a quarter
+    hour) before the newest of the run's snapshot times and the newest stored."""
+    return max([*times, stored_newest]) - VENFT_KEPT_SECONDS + QUARTER_HOUR
 
 
 def drop_older_venft_days(client, chain_id: int, kept_from: int) -> None:

@@ -4,8 +4,9 @@
 -- amount * (unlock - block time) / MAXTIME with MAXTIME = 4 * 365 days, integer division; 0 once
 -- the unlock time has passed). Only veNFTs with a locked amount.
 -- Kept for the recent snapshots alone (per-lock state is large and only the newest snapshots are
--- served): the asset writes the snapshots within 2 days of a run's newest and drops a chain's day
--- partitions older than that, so the retention follows the chain's data, not the wall clock.
+-- served): the asset writes a run's snapshots within 2 days of the chain's newest (the run's or one
+-- stored before, so a backfill's runs of older snapshots write none) and drops the chain's day
+-- partitions older than that: the retention follows the chain's data, not the wall clock.
 -- /v1/votes?view=current reads the voting power of the served snapshot from here.
 CREATE TABLE IF NOT EXISTS venft_snap15m
 (
