@@ -7,6 +7,7 @@ meta.complete is false. The weight is what the veNFT cast (its voting power at i
 poke); the voting power is its lock's at the snapshot block, which decays until it pokes again."""
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from ...cursors import filters_digest
@@ -67,12 +68,13 @@ async def allocations(ctx: RequestContext, f: dict[str, Any]) -> dict[str, Any]:
     payload, chains = chains_traversal(ctx, digest, CURSOR_FORMAT)
     c_chain, c_token, c_target = payload["key"] if payload else (0, 0, "")
     ids = [c.chain_id for c in chains]
-    rows = await ctx.rows("vote_allocations", chain_ids=ids, snapshot_ats=[c.snapshot.param for c in chains],
-                          pool=f["pool"], pool_chain=f["poolChain"], gauge=f["gauge"], gauge_chain=f["gaugeChain"],
-                          voter=f["voter"], token_id=-1 if f["tokenId"] is None else f["tokenId"],
-                          after=int(payload is not None), c_chain=c_chain, c_token=c_token, c_target=c_target,
-                          limit=ctx.params["limit"] + 1)
-    covered, indexed = await events_coverage(ctx, chains)
+    rows, (covered, indexed) = await asyncio.gather(
+        ctx.rows("vote_allocations", chain_ids=ids, snapshot_ats=[c.snapshot.param for c in chains],
+                 pool=f["pool"], pool_chain=f["poolChain"], gauge=f["gauge"], gauge_chain=f["gaugeChain"],
+                 voter=f["voter"], token_id=-1 if f["tokenId"] is None else f["tokenId"],
+                 after=int(payload is not None), c_chain=c_chain, c_token=c_token, c_target=c_target,
+                 limit=ctx.params["limit"] + 1),
+        events_coverage(ctx, chains))
     deployment_covered(ctx, covered, indexed)
     if not all(c["fromDeployment"] for c in covered):
         ctx.meta["complete"] = False

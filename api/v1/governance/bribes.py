@@ -14,6 +14,7 @@ continues exactly after the last record of the page before.
 from __future__ import annotations
 
 from fractions import Fraction
+import asyncio
 from typing import Any
 
 from ...cursors import filters_digest
@@ -99,12 +100,13 @@ async def page(ctx: RequestContext, f: dict[str, Any], digest: str, payload: dic
     """One page of the records `f` selects on `chains` (after the cursor's position, if any)."""
     c_at, c_chain, c_id = payload["key"] if payload else (0, 0, "")
     ids = [c.chain_id for c in chains]
-    rows = await ctx.rows("bribes", chain_ids=ids, snapshot_ats=[c.snapshot.param for c in chains],
-                          epoch=f["epoch"] or 0, pool=f["pool"], pool_chain=f["poolChain"], gauge=f["gauge"],
-                          gauge_chain=f["gaugeChain"], token=f["token"], token_chain=f["tokenChain"],
-                          briber=f["briber"], after=int(payload is not None), c_at=c_at, c_chain=c_chain, c_id=c_id,
-                          limit=ctx.params["limit"] + 1)
-    covered, _ = await events_coverage(ctx, chains)
+    rows, (covered, _) = await asyncio.gather(
+        ctx.rows("bribes", chain_ids=ids, snapshot_ats=[c.snapshot.param for c in chains],
+                 epoch=f["epoch"] or 0, pool=f["pool"], pool_chain=f["poolChain"], gauge=f["gauge"],
+                 gauge_chain=f["gaugeChain"], token=f["token"], token_chain=f["tokenChain"],
+                 briber=f["briber"], after=int(payload is not None), c_at=c_at, c_chain=c_chain, c_id=c_id,
+                 limit=ctx.params["limit"] + 1),
+        events_coverage(ctx, chains))
     rows = one_page(ctx, rows, digest, CURSOR_FORMAT, tuple(chains),
                     lambda last: [last["at_ms"], int(last["chain_id"]), last["id"]])
     echo = {**f, "epoch": None if f["epoch"] is None else stamp(f["epoch"])}

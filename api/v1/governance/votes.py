@@ -9,6 +9,7 @@ its governance events are indexed (`coverage`). view=current: the allocations in
 (allocations.py)."""
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from ...cursors import filters_digest
@@ -66,13 +67,14 @@ async def votes(ctx: RequestContext) -> dict[str, Any]:
     payload, chains = chains_traversal(ctx, digest, CURSOR_FORMAT)
     c_at, c_chain, c_block, c_log = payload["key"] if payload else (0, 0, 0, 0)
     ids = [c.chain_id for c in chains]
-    rows = await ctx.rows("vote_events", chain_ids=ids, snapshot_ats=[c.snapshot.param for c in chains],
-                          epoch=f["epoch"] or 0, pool=f["pool"], pool_chain=f["poolChain"], gauge=f["gauge"],
-                          gauge_chain=f["gaugeChain"], voter=f["voter"],
-                          token_id=-1 if f["tokenId"] is None else f["tokenId"], kind=f["kind"],
-                          after=int(payload is not None), c_at=c_at, c_chain=c_chain, c_block=c_block, c_log=c_log,
-                          limit=ctx.params["limit"] + 1)
-    covered, _ = await events_coverage(ctx, chains)
+    rows, (covered, _) = await asyncio.gather(
+        ctx.rows("vote_events", chain_ids=ids, snapshot_ats=[c.snapshot.param for c in chains],
+                 epoch=f["epoch"] or 0, pool=f["pool"], pool_chain=f["poolChain"], gauge=f["gauge"],
+                 gauge_chain=f["gaugeChain"], voter=f["voter"],
+                 token_id=-1 if f["tokenId"] is None else f["tokenId"], kind=f["kind"],
+                 after=int(payload is not None), c_at=c_at, c_chain=c_chain, c_block=c_block, c_log=c_log,
+                 limit=ctx.params["limit"] + 1),
+        events_coverage(ctx, chains))
     rows = one_page(ctx, rows, digest, CURSOR_FORMAT, tuple(chains), lambda last: [
         last["at_ms"], int(last["chain_id"]), int(last["block_number"]), int(last["log_index"])])
     echo = {**f, "epoch": None if f["epoch"] is None else stamp(f["epoch"])}

@@ -38,6 +38,7 @@ LEFT JOIN
 (
     SELECT chain_id, pool_address, token0_symbol, token1_symbol FROM pool_snap15m FINAL
     WHERE chain_id IN {chain_ids:Array(UInt32)} AND snapshot_at = bound
+          AND snapshot_at IN {snapshot_ats:Array(DateTime64(3, 'UTC'))}
 ) AS p ON p.chain_id = e.chain_id AND p.pool_address = e.pool_address
 ORDER BY e.votes_raw DESC, e.chain_id, e.gauge_address
 SETTINGS join_use_nulls = 1

@@ -62,12 +62,14 @@ FROM
         SELECT *
         FROM gauge_snap15m FINAL
         WHERE chain_id IN {chain_ids:Array(UInt32)} AND snapshot_at = bound
+          AND snapshot_at IN {snapshot_ats:Array(DateTime64(3, 'UTC'))}
     ) AS g
     LEFT JOIN
     (
         SELECT chain_id, sum(ifNull(weight_raw, 0)) AS chain_weight
         FROM gauge_snap15m FINAL
         WHERE chain_id IN {chain_ids:Array(UInt32)} AND snapshot_at = bound
+          AND snapshot_at IN {snapshot_ats:Array(DateTime64(3, 'UTC'))}
         GROUP BY chain_id
     ) AS t ON t.chain_id = g.chain_id
     LEFT JOIN
@@ -75,12 +77,14 @@ FROM
         SELECT chain_id, price_usd
         FROM core_token_snap15m FINAL
         WHERE chain_id IN {chain_ids:Array(UInt32)} AND snapshot_at = bound
+          AND snapshot_at IN {snapshot_ats:Array(DateTime64(3, 'UTC'))}
     ) AS c ON c.chain_id = g.chain_id
     LEFT JOIN
     (
         SELECT chain_id, pool_address, pool_type, token0_address, token0_symbol, token1_address, token1_symbol
         FROM pool_snap15m FINAL
         WHERE chain_id IN {chain_ids:Array(UInt32)} AND snapshot_at = bound
+          AND snapshot_at IN {snapshot_ats:Array(DateTime64(3, 'UTC'))}
     ) AS p ON p.chain_id = g.chain_id AND p.pool_address = g.pool_address
     LEFT JOIN
     (

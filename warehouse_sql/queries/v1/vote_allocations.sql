@@ -44,6 +44,7 @@ locks AS (
     FROM venft_snap15m FINAL
     WHERE chain_id IN {chain_ids:Array(UInt32)}
       AND snapshot_at = {snapshot_ats:Array(DateTime64(3, 'UTC'))}[indexOf({chain_ids:Array(UInt32)}, chain_id)]
+      AND snapshot_at IN {snapshot_ats:Array(DateTime64(3, 'UTC'))}  -- the key's range (the pair above is exact)
       AND ({token_id:Int64} = -1 OR venft_id = {token_id:Int64})
 )
 SELECT
