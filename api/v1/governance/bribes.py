@@ -13,8 +13,8 @@ continues exactly after the last record of the page before.
 """
 from __future__ import annotations
 
-from fractions import Fraction
 import asyncio
+from fractions import Fraction
 from typing import Any
 
 from ...cursors import filters_digest

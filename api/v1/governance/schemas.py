@@ -132,6 +132,13 @@ MARKET_ROW = obj({
     }), {"type": "null"}], "description": "projected rows only: the whole epoch at the rate so far"},
 }, "One gauge in the vote market of one epoch.")
 
+TOKEN_ID = {"type": "string", "pattern": "^[0-9]+$", "description": "the veNFT"}
+VOTE_TARGET = {  # where a vote's weight goes, in a log and in an allocation alike
+    "gauge": LOWER_ADDRESS,
+    "target": {**LOWER_ADDRESS, "description": "what the weight is on: the pool, or a system gauge's target"},
+    "pool": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"], "description": "null: a system gauge"},
+}
+
 VOTE_EVENT = obj({
     "chainId": CHAIN_ID,
     "id": {"type": "string", "description": "the log: transaction hash and log index"},
@@ -139,11 +146,9 @@ VOTE_EVENT = obj({
              "previous targets, then votes), poke (recasts them with its current voting power), reset (abstains "
              "from all)"},
     "event": {"enum": ["Voted", "Abstained"], "description": "Voted puts weight on the target; Abstained takes it off"},
-    "tokenId": {"type": "string", "pattern": "^[0-9]+$", "description": "the veNFT"},
+    "tokenId": TOKEN_ID,
     "voter": {**LOWER_ADDRESS, "description": "the veNFT's owner at the time"},
-    "gauge": LOWER_ADDRESS,
-    "target": {**LOWER_ADDRESS, "description": "what the weight is on: the pool, or a system gauge's target"},
-    "pool": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"], "description": "null: a system gauge"},
+    **VOTE_TARGET,
     "weightRaw": {**RAW_INTEGER, "description": "the voting power of the log (1e18-scaled)"},
     "deltaRaw": {"type": "string", "pattern": "^-?[0-9]+$", "description": "its effect on the target's weight: "
                  "+weightRaw (Voted) or -weightRaw (Abstained)"},
@@ -174,12 +179,10 @@ ALLOCATION_COVERAGE = obj({
 
 VOTE_ALLOCATION = obj({
     "chainId": CHAIN_ID,
-    "tokenId": {"type": "string", "pattern": "^[0-9]+$", "description": "the veNFT"},
+    "tokenId": TOKEN_ID,
     "owner": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"],
               "description": "the veNFT's owner at the snapshot block; null when its lock was not read there"},
-    "gauge": LOWER_ADDRESS,
-    "target": {**LOWER_ADDRESS, "description": "what the weight is on: the pool, or a system gauge's target"},
-    "pool": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"], "description": "null: a system gauge"},
+    **VOTE_TARGET,
     "weightRaw": {**RAW_INTEGER, "description": "the weight the veNFT has on the target (1e18-scaled): its voting "
                   "power when it last voted or poked, times the target's share; what the Voter counts until the "
                   "veNFT acts again"},
