@@ -104,7 +104,7 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
     # the latest snapshot of every chain, refreshed in the background (api/snapshots.py)
     common = QueryBook(COMMON)
     # and the newest curation publication, when a served route rests on one (api/curation.py), and when
-    # each chain's hourly valuations last changed, when one rests on those
+    # each chain's price evidence (valuations, snapshot runs) last changed, when one rests on those
     follower = (CurationFollower(common[LATEST_CURATION], common[CURATION_DOCUMENT])
                 if any(route.curation for family in loaded for route in family.routes) else None)
     valuations = common[LATEST_VALUATIONS] if any(route.valuations for family in loaded for route in family.routes) else None

@@ -103,7 +103,7 @@ def resolve(selected: Iterable[int], public: tuple[int, ...], latest: dict[int, 
     of a `feature` covers the `serving` chains (those that support it) by default, and answers
     404 `feature_unsupported` for a selected chain outside them. A route that `needs_curation`
     rests on the `curation` publication too (503 `curation_unavailable` without one); one given
-    `valued` (chain -> when its valuations last changed) on those too."""
+    `valued` (chain -> when its price evidence last changed) on those too."""
     chosen = tuple(sorted(set(selected))) or tuple(sorted(serving if feature else public))
     unknown = [c for c in chosen if c not in public]
     if unknown:

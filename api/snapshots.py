@@ -81,7 +81,7 @@ def _utc(value: datetime) -> datetime:
 POINTER_REFRESH_SECONDS = 1.0
 POINTER_STALE_SECONDS = 5.0
 LATEST_SNAPSHOTS = "latest_snapshots"
-LATEST_VALUATIONS = "latest_valuations"  # queries/common/: when each chain's valuations last changed
+LATEST_VALUATIONS = "latest_valuations"  # queries/common/: when each chain's price evidence last changed
 
 
 def unavailable() -> ApiError:
@@ -99,7 +99,8 @@ class SnapshotPointer:
         self.curation = curation  # api.curation.CurationFollower: the newest curation publication, or None
         self.valuations = valuations  # latest_valuations.sql, when a served route rests on the hourly valuations
         self.latest: dict[int, Snapshot] = {}
-        self.valued: dict[int, str] = {}  # chain -> when its valuations last changed (latest_valuations.sql)
+        # chain -> when its price evidence last changed: a valuation or a snapshot run written (latest_valuations.sql)
+        self.valued: dict[int, str] = {}
         self.refreshed_at: float | None = None  # clock() of the last successful refresh
         self.version = 0  # increases whenever `latest` changes (api/coverage.py reuses what it resolved until then)
         self._inflight: asyncio.Future[None] | None = None
