@@ -269,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--days", type=int, default=90, help="devnet history in days (default 90; 7 for a quick check)")
     ap.add_argument("-n", type=int, default=500, help="requests per measurement")
+    ap.add_argument("--only", default="", metavar="TEXT[,TEXT...]",
+                    help="measure only the routes whose label contains one of these texts (the whole stack still starts)")
     ap.add_argument("--hold", action="store_true",
                     help="after the figures, keep the stack running (URLs printed) until interrupted, to profile by hand")
     args = ap.parse_args(argv)
@@ -394,6 +396,11 @@ def main(argv: list[str] | None = None) -> int:
             plan.append((label, path, V1_BOOK, calls, items(fetch(http, nocache + path).json())))
 
         check_every_file_ran((STATS, V1))
+        # a route of several hundred rows (the devnet has too few pools for a 500-row /pools)
+        token_rows = next(rows for label, _, _, _, rows in plan if label == "/tokens/<coreToken>")
+        only = tuple(text for text in args.only.split(",") if text)
+        if only:
+            plan = [entry for entry in plan if any(text in entry[0] for text in only)]
         print(f"\nrequests per figure: {args.n}, sequential, keep-alive, one client; "
               f"raw SQL = the handler's files (column 'sql'), clickhouse-connect, same user, timed in turn with "
               f"the uncached API\n")
@@ -423,23 +430,23 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
         print(f"\nSanic hello-world p50/p99: {hello[0]*1e3:.2f}/{hello[1]*1e3:.2f} ms")
-        (page1, sql1), (deep_page, sql_deep) = p50[ticks[0][0]], p50[ticks[1][0]]
-        print(depth_line(page1, deep_page, sql1, sql_deep))
+        if ticks[0][0] in p50 and ticks[1][0] in p50:
+            (page1, sql1), (deep_page, sql_deep) = p50[ticks[0][0]], p50[ticks[1][0]]
+            print(depth_line(page1, deep_page, sql1, sql_deep))
 
         api_url = f"http://127.0.0.1:{ports['api']}"
-        # a route of several hundred rows (the devnet has too few pools for a 500-row /pools)
-        token_rows = next(rows for label, _, _, _, rows in plan if label == "/tokens/<coreToken>")
         etag = fetch(http, api_url + "/api/stats/protocol").headers["etag"]
         by_name = {svc.name: svc for svc in services}
+        loaded = {"/protocol": "/api/stats/protocol",
+                  f"{token_rows}-row /tokens/<coreToken>": f"/api/stats/tokens/{core}",
+                  "/v1/chains (multichain)": "/v1/chains",
+                  "/v1/protocol (multichain)": "/v1/protocol",
+                  "365-day /protocol/history": "/api/stats/protocol/history?days=365",
+                  **{label: path for label, path, *_ in plan
+                     if label.startswith(("/v1/pools/", "/v1/gauges", "/v1/bribes", "/v1/epochs", "/v1/markets", "/v1/votes"))}}
         load_report(
             hello_url=f"http://127.0.0.1:{ports['hello']}", api_url=api_url,
-            routes={"/protocol": "/api/stats/protocol",
-                    f"{token_rows}-row /tokens/<coreToken>": f"/api/stats/tokens/{core}",
-                    "/v1/chains (multichain)": "/v1/chains",
-                    "/v1/protocol (multichain)": "/v1/protocol",
-                    "365-day /protocol/history": "/api/stats/protocol/history?days=365",
-                    **{label: path for label, path, *_ in plan
-                       if label.startswith(("/v1/pools/", "/v1/gauges", "/v1/bribes", "/v1/epochs", "/v1/markets", "/v1/votes"))}},
+            routes={label: path for label, path in loaded.items() if not only or any(text in label for text in only)},
             etag_path="/api/stats/protocol", etag=etag, workers=workers,
             warehouse_pid=by_name["warehouse"].proc.pid, api_pid=by_name["api"].proc.pid,
             cold={"/protocol/history?days=364": "/api/stats/protocol/history?days=364",
