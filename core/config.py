@@ -73,6 +73,7 @@ class Settings:
     chain_book: Path  # the chain book file (core.chains); `chains` is what it held at start
     chains: dict[int, ChainConfig] = field(default_factory=dict)
     live_cache_seconds: float = 15.0  # server-side cache of the /live/ routes' chain reads
+    catchup_interval_seconds: int = 60  # between two evaluations of a chain's catch-up sensor
     # vault API (/api/v1): its own service, and its best-effort per-client token bucket
     vault_api_host: str = "127.0.0.1"
     vault_api_port: int = 8100
@@ -195,6 +196,7 @@ class Settings:
             chain_book=chain_book,
             chains=load_book(chain_book, os.environ),
             live_cache_seconds=float(_env("LIVE_CACHE_SECONDS", "15")),
+            catchup_interval_seconds=_number("CATCHUP_INTERVAL_SECONDS", 60, int, 5),
             vault_api_host=_env("VAULT_API_HOST", "127.0.0.1"),
             vault_api_port=int(_env("VAULT_API_PORT", "8100")),
             vault_api_rate_per_second=float(_env("VAULT_API_RATE_PER_SECOND", "20")),
@@ -262,6 +264,7 @@ class Settings:
             "STALE_AFTER_MINUTES": str(self.stale_after_minutes),
             "CHAIN_BOOK": str(self.chain_book),
             "LIVE_CACHE_SECONDS": repr(self.live_cache_seconds),
+            "CATCHUP_INTERVAL_SECONDS": str(self.catchup_interval_seconds),
             "VAULT_API_HOST": self.vault_api_host,
             "VAULT_API_PORT": str(self.vault_api_port),
             "VAULT_API_RATE_PER_SECOND": repr(self.vault_api_rate_per_second),

@@ -3,7 +3,7 @@ snapshots the chain missed.
 
 The snapshot schedule takes only the boundary that has just passed, and skips it while a snapshot
 run of the chain is in progress; a failed run or backfill leaves its hours or boundaries
-unwritten. This sensor (default RUNNING, every CATCHUP_INTERVAL_SECONDS) brings them back without
+unwritten. This sensor (default RUNNING, every CATCHUP_INTERVAL_SECONDS, 60) brings them back without
 a manual step:
 
 1. while a run of the chain's snapshot or history job, or a backfill of either, is in progress it
@@ -46,7 +46,6 @@ from ..readers.liveness import UpstreamDown, probe_upstream
 from ..warehouse import sqlbook
 from .schedules import runs_in_progress
 
-CATCHUP_INTERVAL_SECONDS = 60  # between two evaluations of a chain's sensor
 MAX_RUNS_PER_TICK = 4  # runs (one day partition each) a tick launches at most
 MAX_RANGES_READ = 50  # missing ranges a tick reads per dataset (newest first); the rest come in later rounds
 HOLES_SQL = "queries/common/coverage_holes.sql"
@@ -119,7 +118,7 @@ def build_catchup_sensor(settings: Settings, chain_id: int, snapshot_job, histor
     @sensor(
         name=catchup_sensor(chain_id),
         jobs=[snapshot_job, history_job],
-        minimum_interval_seconds=CATCHUP_INTERVAL_SECONDS,
+        minimum_interval_seconds=settings.catchup_interval_seconds,
         default_status=DefaultSensorStatus.RUNNING,
         description=f"Chain {chain_id}: refills the history hours and the 15-minute snapshots it is missing (failed "
                     "runs, skipped boundaries, backfill holes), history first, newest first, once its upstream answers.",

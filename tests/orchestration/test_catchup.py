@@ -33,6 +33,7 @@ CHAIN = 8453
 SEED = 2031
 HISTORY_DAYS = 0.5  # twelve hours: a window of a few dozen boundaries after the first activity
 FILL_TIMEOUT = 900
+CATCHUP_INTERVAL = 10  # seconds between the sensor's ticks (the default's 60 would make the rounds wait)
 REL = 1e-9
 
 
@@ -101,7 +102,7 @@ def cs(tmp_path_factory) -> CatchupStack:
     devnet = DevnetServer(seed=SEED, history_days=HISTORY_DAYS, chains=(CHAIN,), manual_clock=False).start()
     settings = with_devnet_book(dataclasses.replace(
         base, data_dir=data_dir, clickhouse_url=warehouse_url, clickhouse_database="vea_catchup_test",
-        dagster_home=data_dir / "dagster"), devnet.url, data_dir)
+        dagster_home=data_dir / "dagster", catchup_interval_seconds=CATCHUP_INTERVAL), devnet.url, data_dir)
     dagster = DagsterServices(settings, data_dir / "logs", port=free_port(), schedules=False, catchup=False)
     try:
         migrate(settings)
