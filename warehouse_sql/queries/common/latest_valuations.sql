@@ -3,7 +3,8 @@
 -- snapshot pointer in its background refresh. The price routes' cache key and ETag hold it, so a
 -- valuation written or revised between two snapshots, or an older snapshot republished (a rerun,
 -- a filled hole), is a new answer: a cached first page never hands out a cursor bound to evidence
--- that has changed since. No parameters. One row per chain with valuation or successful snapshot runs.
+-- that has changed since. One row per chain with valuation or successful snapshot runs.
+-- No parameters.
 SELECT chain_id, arrayStringConcat(arraySort(groupArray(part)), ' ') AS changed
 FROM
 (
