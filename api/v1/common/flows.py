@@ -19,11 +19,26 @@ from ...coverage import FRESH
 from ....core.epochs import HOUR
 
 
+_DATES: dict[int, str] = {}  # day number -> "YYYY-MM-DDT"
+_TIMES: dict[int, str] = {}  # second of the day -> "HH:MM:SSZ"
+_DATES_KEPT = 100_000  # days of dates kept (about 3 MB); past it the memo starts again
+
+
 def stamp(unix: int) -> str:
-    """`core.epochs.iso(unix)` of whole seconds, in a third of its time. Not memoized: long series
-    are printed off the event loop (api/offload.py), where a shared memo's lock would make the
-    loop wait for a thread that holds it."""
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(unix))
+    """`core.epochs.iso(unix)` of whole seconds: thousands per long series, so its date and its time
+    of day are each formatted once and kept (the time of day: at most 86,400 texts). Plain dicts
+    without a lock: long series are printed off the event loop (api/offload.py), and a lock would
+    make the loop wait for a thread that holds it; the GIL keeps each get and set whole."""
+    day, second = divmod(int(unix), 86400)
+    date = _DATES.get(day)
+    if date is None:
+        if len(_DATES) >= _DATES_KEPT:
+            _DATES.clear()
+        date = _DATES[day] = time.strftime("%Y-%m-%dT", time.gmtime(day * 86400))
+    clock = _TIMES.get(second)
+    if clock is None:
+        clock = _TIMES[second] = time.strftime("%H:%M:%SZ", time.gmtime(second))
+    return date + clock
 
 ANCHOR = "latest_completed_hour"  # where a chain's spans end (core.windows names it the same)
 BEFORE_FIRST_ACTIVITY = "before_first_market_activity"  # the span ends before the chain's market began
