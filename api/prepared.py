@@ -21,7 +21,8 @@ HeaderBlock = tuple[tuple[bytes, bytes], ...]
 
 # bytes written at once of a larger body (ApiResponse): what a connection that reads nothing may hold.
 # A body of up to a piece goes in one write; a 70 kB page split at 64 kB cost its cached answers a
-# quarter of their throughput (two writes and a loop pass: 0.65 -> 0.94 x the hello-world's same bytes)
+# quarter of their throughput (two writes and a loop pass: 0.62-0.73 -> 0.87-0.94 x the hello-world's
+# same bytes)
 SEND_PIECE = 128 * 1024
 _date: tuple[int, bytes] = (0, b"")  # (second, its HTTP-date): one formatting per second
 

@@ -399,8 +399,11 @@ def main(argv: list[str] | None = None) -> int:
         # a route of several hundred rows (the devnet has too few pools for a 500-row /pools)
         token_rows = next(rows for label, _, _, _, rows in plan if label == "/tokens/<coreToken>")
         only = tuple(text for text in args.only.split(",") if text)
-        if only:
-            plan = [entry for entry in plan if any(text in entry[0] for text in only)]
+
+        def chosen(label: str) -> bool:
+            return not only or any(text in label for text in only)
+
+        plan = [entry for entry in plan if chosen(entry[0])]
         print(f"\nrequests per figure: {args.n}, sequential, keep-alive, one client; "
               f"raw SQL = the handler's files (column 'sql'), clickhouse-connect, same user, timed in turn with "
               f"the uncached API\n")
@@ -446,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
                      if label.startswith(("/v1/pools/", "/v1/gauges", "/v1/bribes", "/v1/epochs", "/v1/markets", "/v1/votes"))}}
         load_report(
             hello_url=f"http://127.0.0.1:{ports['hello']}", api_url=api_url,
-            routes={label: path for label, path in loaded.items() if not only or any(text in label for text in only)},
+            routes={label: path for label, path in loaded.items() if chosen(label)},
             etag_path="/api/stats/protocol", etag=etag, workers=workers,
             warehouse_pid=by_name["warehouse"].proc.pid, api_pid=by_name["api"].proc.pid,
             cold={"/protocol/history?days=364": "/api/stats/protocol/history?days=364",

@@ -494,20 +494,21 @@ def test_a_revision_in_the_range_ends_the_traversal_and_a_valuation_outside_it_d
 def test_a_snapshot_of_the_range_republished_mid_traversal_ends_it(stack):
     api, L = stack.api, stack.latest
     url = path(56, T, interval="15m", limit=10, **{"from": iso(L - 10 * H), "to": iso(L)})
-    first = api.get(url).json()
+    before = api.get(url)
+    first = before.json()
     with get_client(stack.settings) as client:  # a rerun of a snapshot the first page did not read
         stack.chains[56].publish(client, 56, L - 2 * Q, {T: 555.25}, run_id="rerun-late")
     r = api.get(f"{url}&cursor={first['pageInfo']['nextCursor']}")
     assert r.status_code == 400 and r.json()["error"]["code"] == "price_history_source_changed", r.text
-    # restarted as the error says, the traversal goes on: the first page is not the one cached before
-    # the rerun, whose cursor binds the old evidence (every worker follows within the pointer's bound)
+    # restarted as the error says, the traversal goes on: once the worker's pointer has seen the rerun
+    # (the event: the first page's ETag changes, within the pointer's bound), the first page is not
+    # the one cached before it, whose cursor binds the old evidence
     deadline = time.monotonic() + 10
-    while True:
-        restarted = api.get(url).json()["pageInfo"]["nextCursor"]
-        r = api.get(f"{url}&cursor={restarted}")
-        if r.status_code == 200 or time.monotonic() > deadline:
-            break
-        time.sleep(0.25)
+    restarted = api.get(url)
+    while restarted.headers["etag"] == before.headers["etag"] and time.monotonic() < deadline:
+        restarted = api.get(url)
+    assert restarted.headers["etag"] != before.headers["etag"]
+    r = api.get(f"{url}&cursor={restarted.json()['pageInfo']['nextCursor']}")
     assert r.status_code == 200, r.text
     last = api.data(path(56, T, interval="15m", **{"from": iso(L - 2 * Q), "to": iso(L - Q)}))[0]["periods"][0]
     assert (last["observation"]["priceUsd"], last["observation"]["revision"]) == ("555.25", 2)
