@@ -184,6 +184,12 @@ class RequestContext:
         client = await warehouse_client(self.app)
         return await self.queries.rows(client, name, self._bound(values))
 
+    async def columns(self, name: str | None = None, **values: Any) -> dict[str, list[Any]]:
+        """What `rows` returns, one list per column (api/sql.py)."""
+        name = self._declared(name)
+        client = await warehouse_client(self.app)
+        return await self.queries.columns(client, name, self._bound(values))
+
     async def json(self, name: str | None = None, **values: Any) -> Any:
         """What `rows` returns, as the JSON array the warehouse writes (api/sql.py): for a route
         that serves the rows as they are."""

@@ -2,8 +2,9 @@
 
 Each file declares its values as ClickHouse server-side parameters (`{name:Type}`); the book
 binds exactly those through the client's `parameters=`, so user text never enters SQL text.
-Results come back as dicts keyed by the column aliases, with DateTime columns printed by
-`core.epochs.iso` (read back with `unix_seconds`) and Date columns as YYYY-MM-DD (`rows`), or,
+Results come back as dicts keyed by the column aliases (`rows`; `columns`: one list per alias),
+with DateTime columns printed by `core.epochs.iso` (read back with `unix_seconds`) and Date
+columns as YYYY-MM-DD, or,
 for a route that serves a query's rows as they are, as the JSON array ClickHouse itself writes
 (`json`): no Python object per row, so a large answer costs about its SQL. JSON_SETTINGS make that
 output what `rows` + orjson would write for the same rows: DateTime as `...Z` (a file served this
@@ -66,12 +67,31 @@ class QueryBook:
             return to_dicts(result.column_names, result.column_types, rows)
         return await off_loop(to_dicts, result.column_names, result.column_types, rows)
 
+    async def columns(self, client: Any, name: str, values: dict[str, Any]) -> dict[str, list[Any]]:
+        """What `rows` returns, as one list per column alias: for a long result read column by
+        column (no dict per row; the client reads the warehouse's columns as they come)."""
+        query = self.queries[name]
+        result = await client.query(query.text, parameters=query.bind(values))
+        return to_columns(result.column_names, result.column_types, result.result_columns)
+
     async def json(self, client: Any, name: str, values: dict[str, Any]) -> orjson.Fragment:
         """Run one query file; its rows as one JSON array written by the warehouse, embedded as is
         in the response body (orjson.Fragment)."""
         query = self.queries[name]
         body = await client.raw_query(query.text, parameters=query.bind(values), settings=JSON_SETTINGS, fmt=JSON_FORMAT)
         return orjson.Fragment(body)
+
+
+def to_columns(names: tuple[str, ...], types: tuple[Any, ...], columns: Any) -> dict[str, list[Any]]:
+    """A result's columns by alias, each converted as `to_dicts` converts its values (an empty
+    result: each alias with no value)."""
+    if not columns:
+        columns = [[] for _ in names]
+    out = {}
+    for name, kind, values in zip(names, types, columns, strict=True):
+        conv = _converter(kind.name)
+        out[name] = list(values) if conv is None else [conv(v) for v in values]
+    return out
 
 
 def _datetime_text(value: datetime | None) -> str | None:

@@ -30,25 +30,32 @@ from ve_analytics.api.cursors import codec_for
 from ve_analytics.api.pipeline import selected_chains
 from ve_analytics.api.routes import Family, RequestContext, Route
 from ve_analytics.api.snapshots import LATEST_SNAPSHOT, LATEST_SNAPSHOTS, Snapshot
-from ve_analytics.api.sql import JSON_FORMAT, JSON_SETTINGS, QueryBook, to_dicts
+from ve_analytics.api.sql import JSON_FORMAT, JSON_SETTINGS, QueryBook, to_columns, to_dicts
 from ve_analytics.api.validation import ParamParser
 
 Call = tuple[str, dict[str, Any]]  # (query file stem, parameters exactly as bound)
 
 
 class RecordingBook(QueryBook):
-    """A QueryBook whose `rows` and `json` record the call and run it on a sync client."""
+    """A QueryBook whose `rows`, `columns` and `json` record the call and run it on a sync client."""
 
     def __init__(self, family: str):
         super().__init__(family)
         self.calls: list[Call] = []
 
-    async def rows(self, client: Any, name: str, values: dict[str, Any]) -> list[dict[str, Any]]:
+    def _run(self, client: Any, name: str, values: dict[str, Any]) -> Any:
         query = self.queries[name]
         bound = query.bind(values)
         self.calls.append((name, bound))
-        result = client.query(query.text, parameters=bound)
+        return client.query(query.text, parameters=bound)
+
+    async def rows(self, client: Any, name: str, values: dict[str, Any]) -> list[dict[str, Any]]:
+        result = self._run(client, name, values)
         return to_dicts(result.column_names, result.column_types, result.result_rows)
+
+    async def columns(self, client: Any, name: str, values: dict[str, Any]) -> dict[str, list[Any]]:
+        result = self._run(client, name, values)
+        return to_columns(result.column_names, result.column_types, result.result_columns)
 
     async def json(self, client: Any, name: str, values: dict[str, Any]) -> Any:
         query = self.queries[name]

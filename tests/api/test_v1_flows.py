@@ -67,3 +67,25 @@ def test_a_chain_before_its_market_is_neither_added_nor_missing():
     young = span(T, T + DAY, T + 3 * DAY, T + 2 * DAY, None)
     assert combine([(56, "fresh", full), (4663, "fresh", young)], ("volumeUsd",)) == {
         "volumeUsd": 10.0, "chainIds": [56], "missingChainIds": [], "complete": True}
+
+
+def test_one_chains_totals_are_what_the_loop_over_chains_gives():
+    """/v1/protocol/history with one chain takes a path of its own (handlers._one_chain_totals):
+    every kind of period, fresh or not, totals as the general loop totals it."""
+    from ve_analytics.api.v1.protocol.handlers import _chains_totals, _one_chain_totals
+
+    first, anchor = T + 2 * HOUR, T + 6 * HOUR
+    periods = []
+    for start in range(T, T + 8 * HOUR, HOUR):  # before the market, complete, unindexed, running, unobserved
+        hours = 0 if start < first or start == T + 4 * HOUR else 1
+        figure = span(start, start + HOUR, anchor, first, {**FOUND, "hours": hours} if hours else None)
+        figure["tvlUsd"] = None if start == T + 3 * HOUR else 100.0
+        figure["tvlObservedAt"] = None
+        periods.append(figure)
+    periods[5] = span(T + 5 * HOUR, T + 7 * HOUR, anchor, first, FOUND) | {"tvlUsd": 1.0, "tvlObservedAt": None}
+    gaps = {p["gap"] for p in periods}
+    assert gaps == {"before_first_market_activity", "not_indexed", "not_yet_observed", None}
+    assert any(p["partial"] for p in periods)
+    for fresh in (True, False):
+        for utc in (True, False):
+            assert _one_chain_totals(56, fresh, periods, utc) == _chains_totals([], [(56, fresh, periods)], len(periods), utc)

@@ -103,50 +103,53 @@ async def periods(ctx: RequestContext) -> dict[str, Any]:
     at = await anchors(ctx)
     tops = period_tops(at, period, utc)
     anchored = [a for a in at if a.chain.chain_id in tops]
-    rows = await ctx.rows("protocol_periods", chain_ids=[a.chain.chain_id for a in anchored],
-                          tops=[tops[a.chain.chain_id] for a in anchored], ends=[a.end for a in anchored],
-                          snapshot_ats=[a.chain.snapshot.param for a in anchored],
-                          period_seconds=period, periods=count) if anchored else []
+    found = await ctx.columns("protocol_periods", chain_ids=[a.chain.chain_id for a in anchored],
+                              tops=[tops[a.chain.chain_id] for a in anchored], ends=[a.end for a in anchored],
+                              snapshot_ats=[a.chain.snapshot.param for a in anchored],
+                              period_seconds=period, periods=count) if anchored else {}
     # thousands of periods per chain: shaped off the event loop (api/offload.py)
-    answer = await off_loop(_periods, at, anchored, tops, rows, period, count, utc)
+    answer = await off_loop(_periods, at, anchored, tops, found, period, count, utc)
     _complete(ctx, answer["totals"])
     return {"alignment": ctx.params["alignment"], **answer}
 
 
-def _periods(at: list[Anchor], anchored: list[Anchor], tops: dict[int, int], rows: list[dict[str, Any]], period: int,
+def _periods(at: list[Anchor], anchored: list[Anchor], tops: dict[int, int], found: dict[str, list], period: int,
              count: int, utc: bool) -> dict[str, Any]:
-    """`periods`' answer but its alignment. Thousands of periods a chain: a period wholly inside
-    the chain's market ([first activity, anchor)) takes the direct path, whose figure is what
-    `span` gives it; the others call `span`. Timestamps are printed once per answer."""
-    found = {(int(r["chain_id"]), int(r["k"])): r for r in rows}
-    stamps: dict[int, str] = {}
-
-    def printed(t: int) -> str:
-        text = stamps.get(t)
-        if text is None:
-            text = stamps[t] = stamp(t)
-        return text
-
+    """`periods`' answer but its alignment, from `found`, protocol_periods.sql's columns. Thousands
+    of periods a chain: a period wholly inside the chain's market ([first activity, anchor)) takes
+    the direct path, whose figure is what `span` gives it; the others call `span`. Each period
+    boundary is printed once."""
+    index: dict[int, dict[int, int]] = {}  # chain -> k -> row
+    if found:  # else no chain is anchored
+        for i, (cid, k) in enumerate(zip(found["chain_id"], found["k"])):
+            index.setdefault(cid, {})[k] = i
+        volumes, fees, hours, tvls, tvl_ats = (found[c] for c in ("volume_usd", "fees_usd", "hours", "tvl_usd", "tvl_at"))
     expected = period // HOUR
     series: dict[int, list[dict]] = {}
     for a in anchored:
         cid, top, end, first = a.chain.chain_id, tops[a.chain.chain_id], a.end, a.first_hour
+        rows = index.get(cid, {})
+        marks = [stamp(top - j * period) for j in range(count + 1)]  # marks[k]: where period k ends
         out = []
         for k in range(count - 1, -1, -1):
-            row = found.get((cid, k))
+            i = rows.get(k)
             start, stop = top - (k + 1) * period, top - k * period
-            covered = row["hours"] if row is not None else 0
+            covered = 0 if i is None else hours[i]
             if stop <= end and (first is None or start >= first):
                 figure = {
-                    "from": printed(start), "toExclusive": printed(stop), "durationSeconds": period, "partial": False,
-                    "volumeUsd": row["volume_usd"] if covered else None, "feesUsd": row["fees_usd"] if covered else None,
+                    "from": marks[k + 1], "toExclusive": marks[k], "durationSeconds": period, "partial": False,
+                    "volumeUsd": volumes[i] if covered else None, "feesUsd": fees[i] if covered else None,
                     "hoursCovered": covered, "hoursExpected": expected, "complete": covered == expected,
-                    "gap": None if covered else NOT_INDEXED,
+                    "gap": None if covered else NOT_INDEXED, "tvlUsd": None, "tvlObservedAt": None,
                 }
             else:
-                figure = span(start, stop, end, first, row if covered else None)
-            figure["tvlUsd"] = None if row is None else row["tvl_usd"]
-            figure["tvlObservedAt"] = None if row is None or row["tvl_at"] is None else printed(row["tvl_at"])
+                figure = span(start, stop, end, first,
+                              {"volume_usd": volumes[i], "fees_usd": fees[i], "hours": covered} if covered else None)
+                figure["tvlUsd"] = figure["tvlObservedAt"] = None
+            if i is not None and tvl_ats[i] is not None:
+                at_ = tvl_ats[i]  # the period's newest snapshot: usually its end
+                figure["tvlUsd"] = tvls[i]
+                figure["tvlObservedAt"] = marks[k] if at_ == stop else stamp(at_)
             out.append(figure)
         series[cid] = out
     return {
@@ -164,6 +167,15 @@ def _period_totals(at: list[Anchor], series: dict[int, list[dict]], count: int, 
     missing_always = sorted(a.chain.chain_id for a in at if a.chain.chain_id not in series)
     present = [(a.chain.chain_id, a.chain.state == FRESH, series[a.chain.chain_id]) for a in at
                if a.chain.chain_id in series]
+    if len(present) == 1 and not missing_always:  # one chain: each total is its period's figures
+        return _one_chain_totals(*present[0], utc)
+    return _chains_totals(missing_always, present, count, utc)
+
+
+def _chains_totals(missing_always: list[int], present: list[tuple[int, bool, list[dict]]], count: int,
+                   utc: bool) -> list[dict]:
+    """`_period_totals` over the chains `present` ((chain, fresh, periods)), the chains
+    `missing_always` missing from every total."""
     totals = []
     for i in range(count):
         volume = fees = tvl = first = last = None
@@ -198,5 +210,28 @@ def _period_totals(at: list[Anchor], series: dict[int, list[dict]], count: int, 
             "complete": complete and not missing,
             "tvlUsd": tvl,
             "tvlChainIds": tvl_ids,
+        })
+    return totals
+
+
+def _one_chain_totals(chain_id: int, fresh: bool, periods: list[dict], utc: bool) -> list[dict]:
+    """`_period_totals` of one chain's periods, without the loop over chains."""
+    ids, none = [chain_id], []
+    totals = []
+    for f in periods:
+        flowing = f["volumeUsd"] is not None
+        missing = none if flowing or f["gap"] == BEFORE_FIRST_ACTIVITY else ids
+        totals.append({
+            "from": f["from"],
+            "toExclusive": f["toExclusive"],
+            "synchronized": utc,
+            "partial": f["partial"],
+            "volumeUsd": f["volumeUsd"],
+            "feesUsd": f["feesUsd"],
+            "chainIds": ids if flowing else none,
+            "missingChainIds": missing,
+            "complete": fresh and f["complete"] and not missing,
+            "tvlUsd": f["tvlUsd"],
+            "tvlChainIds": ids if f["tvlUsd"] is not None else none,
         })
     return totals
