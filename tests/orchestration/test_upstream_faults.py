@@ -195,9 +195,9 @@ def test_an_erroring_chain_fails_fast_with_one_cause_while_another_chain_publish
 
 def test_a_slow_chain_within_the_timeout_publishes(faults):
     at = faults.next_boundary()
-    # requests take 0.5 s against a 2 s timeout: slow, not dead
-    settings = dataclasses.replace(faults.settings, run_limits=RunLimits(upstream_timeout_seconds=2.0))
-    outcome = run_faulted(faults, settings, at, "slow", delayMs=500)
+    # requests take 0.2 s against a 1.5 s timeout: slow, not dead
+    settings = dataclasses.replace(faults.settings, run_limits=RunLimits(upstream_timeout_seconds=1.5))
+    outcome = run_faulted(faults, settings, at, "slow", delayMs=200)
     assert outcome["status"] == "SUCCESS" and not outcome["step_errors"], outcome
     faults.assert_published_as_truth(FAULTY, at)
     faults.assert_published_as_truth(HEALTHY, at)
