@@ -43,11 +43,16 @@ class RecordingBook(QueryBook):
         super().__init__(family)
         self.calls: list[Call] = []
 
-    def _run(self, client: Any, name: str, values: dict[str, Any]) -> Any:
+    def _record(self, name: str, values: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The file's text and its bound values, recorded."""
         query = self.queries[name]
         bound = query.bind(values)
         self.calls.append((name, bound))
-        return client.query(query.text, parameters=bound)
+        return query.text, bound
+
+    def _run(self, client: Any, name: str, values: dict[str, Any]) -> Any:
+        text, bound = self._record(name, values)
+        return client.query(text, parameters=bound)
 
     async def rows(self, client: Any, name: str, values: dict[str, Any]) -> list[dict[str, Any]]:
         result = self._run(client, name, values)
@@ -58,10 +63,8 @@ class RecordingBook(QueryBook):
         return to_columns(result.column_names, result.column_types, result.result_columns)
 
     async def json(self, client: Any, name: str, values: dict[str, Any]) -> Any:
-        query = self.queries[name]
-        bound = query.bind(values)
-        self.calls.append((name, bound))
-        return orjson.Fragment(client.raw_query(query.text, parameters=bound, settings=JSON_SETTINGS, fmt=JSON_FORMAT))
+        text, bound = self._record(name, values)
+        return orjson.Fragment(client.raw_query(text, parameters=bound, settings=JSON_SETTINGS, fmt=JSON_FORMAT))
 
 
 def resolve_snapshot(client: Any, book: QueryBook, chain_id: int) -> Snapshot:
