@@ -1,7 +1,7 @@
 """A worker's compute child (api/compute_process.py), over real HTTP on the real warehouse (the
 `fresh` scenario's rows): the answers computed there are the answers the worker computes itself
 (API_COMPUTE_PROCESS=0), errors included, and a child that dies is replaced while the worker
-keeps answering.
+keeps answering, and the child of a worker killed outright exits and leaves no socket folder behind.
 """
 from __future__ import annotations
 
@@ -107,3 +107,41 @@ def test_a_dead_child_is_replaced_and_the_worker_answers_meanwhile(with_child, i
         pytest.fail(f"no new compute child within 60 s; the worker's log:\n{with_child.log()[-3000:]}")
     assert "compute process did not answer" in with_child.log() or "exited with code" in with_child.log()
     assert first not in children(with_child.proc.pid)
+
+
+def socket_folder(child: int) -> Path:
+    """The folder of the Unix socket a compute child serves on (its command line's last argument)."""
+    return Path(Path(f"/proc/{child}/cmdline").read_bytes().rstrip(b"\0").split(b"\0")[-1].decode()).parent
+
+
+def running(pid: int) -> bool:
+    """The process exists and has not exited (an exited child of a killed worker may wait as a zombie
+    until its new parent reaps it)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+def test_a_worker_killed_outright_leaves_no_socket_folder(fresh_settings, fresh_data, tmp_path):
+    """The kernel signals the child of a worker killed with SIGKILL (which runs no clean-up of its
+    own), and the child removes its socket's folder and exits, even when the worker dies just as
+    its child starts serving (when Sanic would ignore a SIGTERM)."""
+    server = ApiServer(fresh_settings, log_path=tmp_path / "api.log", env=instant.frozen_env()).start()
+    try:
+        deadline = time.monotonic() + 60
+        while READY not in server.log() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        (child,) = children(server.proc.pid)
+        folder = socket_folder(child)
+        assert (folder / "socket").exists()
+        os.kill(server.proc.pid, signal.SIGKILL)
+        server.proc.wait(10)
+        deadline = time.monotonic() + 30
+        while running(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not running(child), "the child outlived its worker"
+        assert not folder.exists()
+    finally:
+        server.stop()
