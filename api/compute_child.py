@@ -17,7 +17,6 @@ import sys
 
 from .server import serve_compute
 
-
 PARENT_GONE = signal.SIGUSR1  # what the kernel sends this child when its worker dies
 
 
