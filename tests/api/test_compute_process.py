@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from support import instant
 from support.api_server import ApiServer
 from ve_analytics.api.compute_process import CHILD_MODULE
