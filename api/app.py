@@ -137,7 +137,8 @@ def create_app(settings: Settings, *, families: Iterable[str] = ("stats",), name
             await app.ctx.computer.start()
         # what is alive now lives as long as the worker: no full collection walks it again
         freeze_startup_objects()
-        if serves_snapshots:
+        # a compute child's pointer follows its worker's instead (api/pipeline.py `child_basis`)
+        if serves_snapshots and not compute_child:
             app.ctx.snapshot_follower = asyncio.ensure_future(app.ctx.snapshots.run(lambda: warehouse_client(app)))
 
     @app.before_server_stop

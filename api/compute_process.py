@@ -9,11 +9,14 @@ the GIL, shares the cores; the child runs at a lower priority (API_COMPUTE_NICE)
 request wakes the worker ahead of it.
 
 The child is the same application (api/app.py: the same families and routes) serving its worker
-alone on a Unix socket. It validates, resolves its own snapshot, computes and answers; it keeps no
+alone on a Unix socket. It validates, resolves its own snapshot, computes and answers; its snapshot
+pointer is not polled but read again when the basis its worker sends (WORKER_BASIS) is not its own
+(api/pipeline.py `child_basis`: each poll costs the warehouse a read a second). It keeps no
 answers (its worker does, so a memoized answer's age is its worker's TTL, not twice that), only its
 own memos (upstream reads, coverages) in a small store (CHILD_CACHE_BYTES), and has no rate limit
 (its worker applied its own). The worker:
-- forwards a computation, after its own gate (api/admission.py), as a GET of the same target;
+- forwards a computation, after its own gate (api/admission.py), as a GET of the same target with
+  the ETag of the basis it resolved;
 - takes a 200 as its answer when it rests on the same snapshot (the same ETag), else (a snapshot
   was published between the two) computes it itself; relays any other status as it is;
 - computes in process until the child answers, and while it restarts the child when it exits;
@@ -48,6 +51,7 @@ READY_SECONDS = 120  # how long a starting child may take to answer before it is
 # a forwarded computation's limit: its queries have their own (the warehouse's), so this only ends a stuck child's
 ANSWER_SECONDS = 600
 RESTART_SECONDS = 5  # at most one start per this many seconds (a child that cannot start)
+WORKER_BASIS = "x-worker-basis"  # request header: the ETag of the basis the worker resolved
 HOP_HEADERS = frozenset({"connection", "keep-alive", "transfer-encoding", "content-length", "date", "server"})
 
 
@@ -106,15 +110,17 @@ class ComputeProcess:
             log.warning("compute process %d exited with code %s; starting another", self.proc.pid, self.proc.returncode)
             self._spawn()
 
-    async def answer(self, target: str) -> tuple[int, bytes, Mapping[str, str]] | None:
+    async def answer(self, target: str, basis: str | None = None) -> tuple[int, bytes, Mapping[str, str]] | None:
         """The child's status, identity body and headers for GET `target` (the raw path and query
-        string); None when the child cannot answer (not ready, exited): compute in the worker."""
+        string), `basis` the ETag of the basis the worker resolved for it (the child catches up
+        with it); None when the child cannot answer (not ready, exited): compute in the worker."""
         if not self.ready:
             self._restart_if_exited()
             return None
         try:
+            headers = {"accept-encoding": "identity"} if basis is None else {"accept-encoding": "identity", WORKER_BASIS: basis}
             async with self.session.get(URL("http://compute" + target, encoded=True),
-                                        headers={"accept-encoding": "identity"}, allow_redirects=False) as response:
+                                        headers=headers, allow_redirects=False) as response:
                 return response.status, await response.read(), response.headers
         except (aiohttp.ClientConnectionError, OSError) as exc:  # the child went away (a timeout is raised)
             self.ready = self.proc is not None and self.proc.poll() is None

@@ -27,7 +27,7 @@ from . import coverage
 from .admission import OVERLOADED
 from .cache import Cache
 from .compression import negotiated, variant_headers
-from .compute_process import relayed_headers
+from .compute_process import WORKER_BASIS, relayed_headers
 from .envelope import (
     CURATION_HEADER,
     JSON,
@@ -135,12 +135,13 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
             basis.etag, lambda: encode_headers(variant_headers(success_headers(cache_seconds, basis), None)))
         return PreparedResponse(b"", 304, block)
 
-    def known(app: Sanic, params: dict[str, Any]) -> Basis | None:
-        """`resolve` without awaiting, when the pointer already knows the answer (nearly always)."""
+    def known(app: Sanic, params: dict[str, Any], current: bool = True) -> Basis | None:
+        """`resolve` without awaiting, when the pointer already knows the answer (nearly always);
+        `current=False`: from whatever the pointer last read (a compute child's, `child_basis`)."""
         pointer: SnapshotPointer = app.ctx.snapshots
         if not route.multichain:
             return pointer.latest.get(chain_id)
-        if not pointer.current():
+        if not (pointer.current() if current else pointer.refreshed_at is not None):
             return None
         return app.ctx.coverages.get(selected_chains(params), pointer.latest, pointer.version, clock.now(), route.feature,
                                      _curation(pointer), route.curation, pointer.valued if route.valuations else None)
@@ -155,6 +156,17 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
         return app.ctx.coverages.get(selected_chains(params), latest, pointer.version, clock.now(), route.feature,
                                      _curation(pointer), route.curation, pointer.valued if route.valuations else None)
 
+    async def child_basis(app: Sanic, params: dict[str, Any], workers: str | None) -> Basis:
+        """A compute child's basis. Its pointer is not polled: it is read again when it was never
+        read or when its basis is not its worker's (`workers`: the ETag of the worker's basis, sent
+        with the request; a publication since the child last read), so a child costs the warehouse
+        one read per publication, not one a second."""
+        basis = known(app, params, current=False)
+        if basis is None or (workers is not None and basis.etag != workers):
+            await app.ctx.snapshots.catch_up(lambda: warehouse_client(app))
+            basis = known(app, params, current=False)
+        return basis or await resolve(app, params)
+
     async def endpoint(request: Request, **path_args: str) -> HTTPResponse:
         if request.method == "OPTIONS":
             return preflight(request.headers.get("access-control-request-headers"))
@@ -165,7 +177,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
                 limiter.check(request)
             params, params_key = parse(request, path_args)
             if not app.ctx.keeps_answers:  # a compute child: its worker keeps the answer (api/compute_process.py)
-                basis = None if not route.snapshot else known(app, params) or await resolve(app, params)
+                basis = await child_basis(app, params, request.headers.get(WORKER_BASIS)) if route.snapshot else None
                 return await send(app, request, await compute(app, dict(params), basis, request.raw_url), None, None)
             if not route.snapshot:
                 if not memo_key:
@@ -201,7 +213,8 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
         """The answer, computed by the worker's compute child when it has one, else here."""
         headers = {**success_headers(cache_seconds, basis), "content-type": JSON}
         async with app.ctx.admission.admit():  # 503 overloaded past the worker's queue (api/admission.py)
-            forwarded = None if app.ctx.computer is None else await app.ctx.computer.answer(target.decode("latin-1"))
+            forwarded = None if app.ctx.computer is None else await app.ctx.computer.answer(
+                target.decode("latin-1"), None if basis is None else basis.etag)
             if forwarded is not None:
                 status, body, child_headers = forwarded
                 if status != 200:

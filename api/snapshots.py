@@ -9,7 +9,9 @@ snapshot (the pointer only moves forward). While the warehouse is down, the last
 is served (its `snapshotAt` says how old it is; health measures the real age). A request for a
 chain the pointer does not know refreshes it itself when the last successful refresh is older
 than POINTER_STALE_SECONDS (before the first one, or while the follower fails): one query
-shared by the requests that arrive meanwhile.
+shared by the requests that arrive meanwhile. A worker's compute child does not poll: it reads
+again when the basis its worker sends with a computation is not its own (`catch_up`,
+api/pipeline.py `child_basis`).
 
 `meta.snapshotAt`, the weak ETag and the per-snapshot response cache key all come from it. The
 same refresh follows the newest curation publication when a served route rests on one
@@ -168,6 +170,15 @@ class SnapshotPointer:
                 if not self.latest:
                     raise ApiError(503, SOURCE_UNAVAILABLE, "the warehouse is unreachable; retry with backoff") from exc
         return self.latest
+
+    async def catch_up(self, client: Callable[[], Awaitable[Any]]) -> None:
+        """One refresh now, keeping the last known state when it fails (a compute child's pointer,
+        which follows its worker's instead of polling: api/compute_process.py)."""
+        try:
+            await self.refresh(await client())
+        except Exception as exc:  # noqa: BLE001 - the last known snapshots still serve, as in `run`
+            log.warning("snapshot pointer refresh failed (%s: %s); serving the last known snapshots",
+                        type(exc).__name__, str(exc).splitlines()[0][:200] if str(exc) else "")
 
     async def run(self, client: Callable[[], Awaitable[Any]], interval: float = POINTER_REFRESH_SECONDS) -> None:
         """The background refresh loop of a worker (cancelled when the server stops)."""
