@@ -64,8 +64,9 @@ class ComputeProcess:
         self.settings = dataclasses.replace(settings, api_limits=dataclasses.replace(
             limits, cache_max_bytes=min(limits.cache_max_bytes, CHILD_CACHE_BYTES)))
         self.families, self.ready_path, self.nice = families, ready_path, limits.compute_nice
-        self.directory = tempfile.mkdtemp(prefix="ve-compute-")  # short: a socket path has 107 bytes at most
-        self.socket = os.path.join(self.directory, "socket")
+        # made by `start`, not here: an app is also built where it never serves (the process of
+        # Sanic's worker manager), and a folder made there would be left behind
+        self.directory = self.socket = ""
         self.proc: subprocess.Popen | None = None
         self.session: Any = None
         self.ready = False
@@ -73,6 +74,8 @@ class ComputeProcess:
         self._watch: asyncio.Future | None = None
 
     async def start(self) -> None:
+        self.directory = tempfile.mkdtemp(prefix="ve-compute-")  # short: a socket path has 107 bytes at most
+        self.socket = os.path.join(self.directory, "socket")
         self.session = aiohttp.ClientSession(connector=aiohttp.UnixConnector(path=self.socket, limit=0),
                                              timeout=aiohttp.ClientTimeout(total=ANSWER_SECONDS, sock_connect=5))
         self._spawn()
@@ -139,7 +142,8 @@ class ComputeProcess:
                 await asyncio.get_running_loop().run_in_executor(None, self.proc.wait, 10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
-        shutil.rmtree(self.directory, ignore_errors=True)
+        if self.directory:
+            shutil.rmtree(self.directory, ignore_errors=True)
 
 
 def relayed_headers(headers: Mapping[str, str]) -> dict[str, str]:

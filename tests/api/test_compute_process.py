@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import signal
+import tempfile
 import time
 from pathlib import Path
 
@@ -67,9 +68,19 @@ READY = "ready (uncached answers computed there"
 
 
 def test_each_worker_of_several_has_its_child(fresh_settings, fresh_data, tmp_path, http):
-    """Under Sanic's worker manager too (the default: one worker per core)."""
+    """Under Sanic's worker manager too (the default: one worker per core); stopped, they leave no
+    socket folder in the temp dir (the manager's process builds an app too, and never serves)."""
     settings = dataclasses.replace(fresh_settings, api_workers=2)
-    with ApiServer(settings, log_path=tmp_path / "api.log", env=instant.frozen_env()) as server:
+    # a temp dir of its own, short: a Unix socket's path has at most 107 bytes (pytest's tmp_path is longer)
+    with tempfile.TemporaryDirectory(prefix="t-") as short:
+        temp = Path(short)
+        two_workers_each_with_a_child(settings, tmp_path, temp, http)
+        assert list(temp.glob("ve-compute-*")) == []
+
+
+def two_workers_each_with_a_child(settings, tmp_path: Path, temp: Path, http) -> None:
+    env = {**instant.frozen_env(), "TMPDIR": str(temp)}
+    with ApiServer(settings, log_path=tmp_path / "api.log", env=env) as server:
         deadline = time.monotonic() + 60
         while server.log().count(READY) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -77,6 +88,7 @@ def test_each_worker_of_several_has_its_child(fresh_settings, fresh_data, tmp_pa
         assert len(children(server.proc.pid, depth=2)) == 2  # the manager's workers' children
         assert "not ready" not in server.log()
         assert http.get(server.url + "/api/stats/protocol/history?days=6").status_code == 200
+        assert len(list(temp.glob("ve-compute-*"))) == 2  # one per worker's child
 
 
 def test_the_child_computes_what_the_worker_would(with_child, in_worker, http):
