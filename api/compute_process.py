@@ -9,9 +9,10 @@ the GIL, shares the cores; the child runs at a lower priority (API_COMPUTE_NICE)
 request wakes the worker ahead of it.
 
 The child is the same application (api/app.py: the same families and routes) serving its worker
-alone on a Unix socket. It validates, resolves its own snapshot, computes and answers; its snapshot
-pointer is not polled but read again when the basis its worker sends (WORKER_BASIS) is not its own
-(api/pipeline.py `child_basis`: each poll costs the warehouse a read a second). It keeps no
+alone on a Unix socket. It validates, resolves its own snapshot, computes and answers. Its snapshot
+pointer is not polled (a poll a second per child doubled the warehouse's pointer reads) but read
+again when the basis its worker sends (WORKER_BASIS) is not its own (api/pipeline.py
+`child_basis`). It keeps no
 answers (its worker does, so a memoized answer's age is its worker's TTL, not twice that), only its
 own memos (upstream reads, coverages) in a small store (CHILD_CACHE_BYTES), and has no rate limit
 (its worker applied its own). The worker:
