@@ -122,7 +122,7 @@ class ComputeProcess:
             self._restart_if_exited()
             return None
         try:
-            headers = {"accept-encoding": "identity"} if basis is None else {"accept-encoding": "identity", WORKER_BASIS: basis}
+            headers = {"accept-encoding": "identity", **({} if basis is None else {WORKER_BASIS: basis})}
             async with self.session.get(URL("http://compute" + target, encoded=True),
                                         headers=headers, allow_redirects=False) as response:
                 return response.status, await response.read(), response.headers

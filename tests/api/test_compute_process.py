@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import select
 import signal
 import tempfile
 import time
@@ -57,14 +58,20 @@ def in_worker(fresh_settings, fresh_data, tmp_path_factory):
 def with_child(fresh_settings, fresh_data, tmp_path_factory):
     assert fresh_settings.api_limits.compute_process  # the default
     server = ApiServer(fresh_settings, log_path=tmp_path_factory.mktemp("with_child") / "api.log", env=instant.frozen_env()).start()
-    deadline = time.monotonic() + 60
-    while READY not in server.log() and time.monotonic() < deadline:
-        time.sleep(0.1)
+    wait_ready(server)
     yield server
     server.stop()
 
 
 READY = "ready (uncached answers computed there"
+
+
+def wait_ready(server: ApiServer, children_: int = 1) -> None:
+    """Until the worker(s) logged that many children ready (the log line is the event's only trace)."""
+    deadline = time.monotonic() + 60
+    while server.log().count(READY) < children_ and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert server.log().count(READY) == children_, server.log()[-3000:]
 
 
 def test_each_worker_of_several_has_its_child(fresh_settings, fresh_data, tmp_path, http):
@@ -81,10 +88,7 @@ def test_each_worker_of_several_has_its_child(fresh_settings, fresh_data, tmp_pa
 def two_workers_each_with_a_child(settings, tmp_path: Path, temp: Path, http) -> None:
     env = {**instant.frozen_env(), "TMPDIR": str(temp)}
     with ApiServer(settings, log_path=tmp_path / "api.log", env=env) as server:
-        deadline = time.monotonic() + 60
-        while server.log().count(READY) < 2 and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert server.log().count(READY) == 2, server.log()[-3000:]
+        wait_ready(server, 2)
         assert len(children(server.proc.pid, depth=2)) == 2  # the manager's workers' children
         assert "not ready" not in server.log()
         assert http.get(server.url + "/api/stats/protocol/history?days=6").status_code == 200
@@ -126,34 +130,24 @@ def socket_folder(child: int) -> Path:
     return Path(Path(f"/proc/{child}/cmdline").read_bytes().rstrip(b"\0").split(b"\0")[-1].decode()).parent
 
 
-def running(pid: int) -> bool:
-    """The process exists and has not exited (an exited child of a killed worker may wait as a zombie
-    until its new parent reaps it)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return False
-    return state != "Z"
-
-
 def test_a_worker_killed_outright_leaves_no_socket_folder(fresh_settings, fresh_data, tmp_path):
     """The kernel signals the child of a worker killed with SIGKILL (which runs no clean-up of its
     own), and the child removes its socket's folder and exits, even when the worker dies just as
     its child starts serving (when Sanic would ignore a SIGTERM)."""
     server = ApiServer(fresh_settings, log_path=tmp_path / "api.log", env=instant.frozen_env()).start()
     try:
-        deadline = time.monotonic() + 60
-        while READY not in server.log() and time.monotonic() < deadline:
-            time.sleep(0.1)
+        wait_ready(server)
         (child,) = children(server.proc.pid)
         folder = socket_folder(child)
         assert (folder / "socket").exists()
-        os.kill(server.proc.pid, signal.SIGKILL)
-        server.proc.wait(10)
-        deadline = time.monotonic() + 30
-        while running(child) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not running(child), "the child outlived its worker"
+        exited = os.pidfd_open(child)  # readable once the child exits (Linux): its exit is awaited, not polled
+        try:
+            os.kill(server.proc.pid, signal.SIGKILL)
+            server.proc.wait(10)
+            readable, _, _ = select.select([exited], [], [], 30)
+        finally:
+            os.close(exited)
+        assert readable, "the child outlived its worker"
         assert not folder.exists()
     finally:
         server.stop()
