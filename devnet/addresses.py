@@ -43,3 +43,9 @@ def user_address(chain_id: int, kind: str, index: int) -> str:
 def system_gauge_target(chain_id: int) -> str:
     """EIP-55 address the system gauge is attached to: a system contract, not a pool."""
     return label_address(chain_id, "system:gauge-target")
+
+
+def shared_label_address(label: str) -> str:
+    """EIP-55 address of keccak("devnet:<label>"): one address on every chain (a wallet that
+    bridges is the same key everywhere), unlike `label_address`, which is per chain."""
+    return to_checksum_address(keccak(text=f"devnet:{label}")[-20:])

@@ -28,7 +28,7 @@ def chain_book(base_url: str, chains: dict[int, dict]) -> dict:
     `chains` maps a chain id to what the simulation knows of it (`ChainSim.book_facts()`):
     `vaults` as `{"key", "address", "kind"}` entries, `features` (booleans), `deployedAt` (ISO
     8601 UTC of the genesis) and `startBlock` (the genesis block). Vault fields only on chains
-    with vaults.
+    with vaults; `bridge` ({eid, confirmations, oapp}) on chains whose simulation has bridge messages.
     """
     out = []
     for cid, facts in chains.items():
@@ -48,6 +48,8 @@ def chain_book(base_url: str, chains: dict[int, dict]) -> dict:
             "deployedAt": facts["deployedAt"],
             "startBlock": facts["startBlock"],
         }
+        if facts["features"].get("bridge") and d.bridge is not None:
+            entry["bridge"] = {"eid": d.bridge.eid, "confirmations": d.bridge.confirmations, "oapp": d.bridge.oapp}
         if vaults:
             entry["vaultContracts"] = vault_contracts(cid)
             entry["vaults"] = vaults

@@ -120,6 +120,9 @@ class ChainSim:
         self.stats = {"swaps": 0, "liquidityEvents": 0, "hours": 0}
         # vaults draw from their own RNG stream, after the market's hour (see sim/vaults.py)
         self.vaults = VaultBook(self)
+        # this chain's side of the cross-chain messages (sim/bridge.py): the devnet's shared book
+        # gives it once every chain is built (server.build_state); None: no bridge
+        self.bridge = None
 
     # -- identities -----------------------------------------------------------------------------
     def label_address(self, label: str) -> str:
@@ -153,11 +156,12 @@ class ChainSim:
     def sync(self, now: int | None = None) -> None:
         now = self.now() if now is None else now
         target = hour_start(now)
-        if self.generated_until > target:
-            return
-        with self._lock:
-            while self.generated_until <= target:
-                self._run_hour(self.generated_until)
+        if self.generated_until <= target:
+            with self._lock:
+                while self.generated_until <= target:
+                    self._run_hour(self.generated_until)
+        if self.bridge is not None:
+            self.bridge.sync(self.generated_until)
 
     def generate_history(self) -> float:
         """Generate everything up to the clock's now; returns the seconds it took."""
@@ -490,6 +494,7 @@ class ChainSim:
             "votingEscrow": "votingEscrow" in self.contracts,
             "bribes": gauges,
             "vaults": bool(self.vaults.vaults),
+            "bridge": self.bridge is not None,
         }
 
     def book_facts(self) -> dict:

@@ -31,9 +31,10 @@ from devnet.config import DevnetConfig
 from devnet.model import ChainSim
 from devnet.params import CHAIN_PARAMS, history_days_for
 from devnet.synth import scaled_params
+from devnet.sim.bridge import BridgeBook, chain_facts
 from devnet.rpc.node import RpcNode
 from devnet.subgraph.service import SubgraphService
-from devnet import truth_governance
+from devnet import truth_bridge, truth_governance
 
 log = logging.getLogger("devnet")
 
@@ -79,6 +80,7 @@ class DevnetState:
     faults: dict[tuple[int, str], dict] = field(default_factory=dict)
     started_at: float = field(default_factory=time.time)
     build_seconds: dict[int, float] = field(default_factory=dict)  # per chain: generation + indexes
+    bridge: BridgeBook | None = None  # the cross-chain messages of every chain (sim/bridge.py)
 
     # per (chain, target) with a "hung" fault: the event its held requests wait on, and how many
     # wait (both live on the server's event loop: only its handlers touch them)
@@ -167,6 +169,7 @@ def build_state(*, seed: int = 56, history_days: float | None = None, chains=Non
         clock = WallClock()
     runtimes: dict[int, ChainRuntime] = {}
     timings: dict[int, float] = {}
+    start_now = clock.now() if now is None else now  # unserved chains' geneses (bridge), as at the start
     for cid in chains:
         t0 = time.perf_counter()
         bt = DEPLOYMENTS[cid].block_time_seconds
@@ -184,7 +187,34 @@ def build_state(*, seed: int = 56, history_days: float | None = None, chains=Non
         log.info("devnet chain %s: history ready in %.1fs (%.1fs with indexes): %d swaps, %d bribes, %d locks, "
                  "%d votes, %d claims", cid, took, timings[cid], n["swaps"], n["bribes"], n["locks"], n["votes"],
                  n["claims"])
-    return DevnetState(clock=clock, chains=runtimes, build_seconds=timings)
+    bridge = _build_bridge(runtimes, seed, history_days, data_dir, start_now)
+    return DevnetState(clock=clock, chains=runtimes, build_seconds=timings, bridge=bridge)
+
+
+def _build_bridge(runtimes: dict[int, ChainRuntime], seed: int, history_days: float | None, data_dir: Path | None,
+                  now: int) -> BridgeBook:
+    """The bridge book over every chain with an endpoint: a served chain's genesis is its
+    simulation's, an unserved one's is resolved as if it were served (its own history length), so a
+    message to or from it still exists on the served side. Generated up to the sims' horizon."""
+    facts = {}
+    for cid, d in DEPLOYMENTS.items():
+        if d.bridge is None:
+            continue
+        rt = runtimes.get(cid)
+        if rt is not None:
+            facts[cid] = chain_facts(cid, rt.sim.genesis_ts, rt.sim.core.id)
+        else:
+            days = history_days_for(CHAIN_PARAMS[cid], history_days)
+            facts[cid] = chain_facts(cid, resolve_genesis(data_dir, cid, seed, days, d.block_time_seconds, now))
+    book = BridgeBook(seed, facts)
+    for cid, rt in runtimes.items():
+        if cid in facts:
+            rt.sim.bridge = book.view(cid)
+    t0 = time.perf_counter()
+    for rt in runtimes.values():
+        rt.sim.sync()
+    log.info("devnet bridge: %d messages in %.1fs", len(book.messages), time.perf_counter() - t0)
+    return book
 
 
 # -- app --------------------------------------------------------------------------------------------
@@ -483,6 +513,25 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
     @app.get("/chains/<chain_id:int>/truth/vault-users")
     async def truth_vault_users(request: Request, chain_id: int):
         return _vault_truth(request, chain_id, lambda sim, block: sim.vault_users(block))
+
+    @app.get("/chains/<chain_id:int>/truth/bridge")
+    async def truth_bridge_messages(request: Request, chain_id: int):
+        """`at=<chainId>:<unix>,...`: per chain the exclusive boundary of what is seen (devnet/truth_bridge.py)."""
+        if runtime(chain_id) is None:
+            return unknown(chain_id)
+        if state.bridge is None:
+            return _json({"error": "no bridge in this devnet"}, 404)
+        try:
+            at = truth_bridge.parse_at(request.args.get("at"))
+        except ValueError as exc:
+            return _json({"error": str(exc)}, 400)
+        unknown_ids = sorted(set(at) - set(DEPLOYMENTS))
+        if unknown_ids:
+            return _json({"error": f"unknown chains in at: {unknown_ids}"}, 400)
+        now = state.clock.now()
+        if max(at.values()) > now + 1:
+            return _json({"error": f"at is after now ({now}): boundaries are at most now + 1"}, 400)
+        return _json(truth_bridge.bridge_truth(state.bridge, at))
 
     @app.get("/book")
     async def book(request: Request):

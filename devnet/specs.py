@@ -126,6 +126,21 @@ class ChainParams:
 
 
 @dataclass(frozen=True)
+class BridgeEndpoint:
+    """The chain's side of the core token's OFT bridge (LayerZero V2): its endpoint id, the source
+    confirmations a message sent from it waits for, and the OFT adapter (the OApp)."""
+
+    eid: int
+    confirmations: int
+    oapp: str
+
+
+def oft_endpoint(chain_id: int, eid: int, confirmations: int) -> BridgeEndpoint:
+    """The chain's endpoint, its OApp at keccak("devnet:<chain>:coreOFT") (on chain 56 too)."""
+    return BridgeEndpoint(eid, confirmations, label_address(chain_id, "coreOFT"))
+
+
+@dataclass(frozen=True)
 class Deployment:
     """Where a chain's contracts are (the chain book's entry, without the URLs)."""
 
@@ -136,17 +151,23 @@ class Deployment:
     native_symbol: str
     contracts: dict[str, str] = field(default_factory=dict)
     foundation_wallet: str = ""
+    bridge: BridgeEndpoint | None = None
+
+    @property
+    def finality_seconds(self) -> int:
+        """How long a message sent from this chain waits for its confirmations."""
+        return 0 if self.bridge is None else self.bridge.confirmations * self.block_time_seconds
 
 
 def labelled_deployment(chain_id: int, name: str, network: str, block_time: int, native_symbol: str,
-                        cl: bool) -> Deployment:
+                        cl: bool, bridge: BridgeEndpoint | None = None) -> Deployment:
     """A deployment whose contracts (and foundation wallet) sit at keccak("devnet:<chain>:<name>");
     the CL factory, the dynamic fee module and the tick lens only where the chain has CL pools."""
     names = CORE_CONTRACTS + (CL_CONTRACTS if cl else ())
     contracts = {n: label_address(chain_id, n) for n in names}
     contracts["multicall3"] = MULTICALL3
     return Deployment(chain_id, name, network, block_time, native_symbol, contracts,
-                      label_address(chain_id, "foundation"))
+                      label_address(chain_id, "foundation"), bridge)
 
 
 def cl_pool(a, b, fee, spacing, tvl, rate, median, **kw) -> PoolSpec:

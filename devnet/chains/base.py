@@ -1,7 +1,7 @@
 """Chain 8453, Base: about 150 days of history, every pool kind, high activity, no vaults."""
 from __future__ import annotations
 
-from devnet.specs import NARROW, STABLE_CL, ChainParams, PoolSpec, TokenSpec, cl_pool, labelled_deployment
+from devnet.specs import NARROW, STABLE_CL, ChainParams, PoolSpec, TokenSpec, cl_pool, labelled_deployment, oft_endpoint
 
 PARAMS = ChainParams(
     chain_id=8453,
@@ -45,4 +45,5 @@ PARAMS = ChainParams(
     history_days=150,
 )
 
-DEPLOYMENT = labelled_deployment(8453, "Base", "base", 2, "ETH", cl=True)
+DEPLOYMENT = labelled_deployment(8453, "Base", "base", 2, "ETH", cl=True,
+                                 bridge=oft_endpoint(8453, 30184, 45))

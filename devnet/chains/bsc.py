@@ -7,7 +7,8 @@ bit-identical (tests/devnet pins its fingerprint). Change nothing here but the h
 from __future__ import annotations
 
 from devnet.addresses import label_address
-from devnet.specs import MULTICALL3, NARROW, STABLE_CL, ChainParams, Deployment, PoolSpec, TokenSpec, VaultSpec, cl_pool
+from devnet.specs import (MULTICALL3, NARROW, STABLE_CL, ChainParams, Deployment, PoolSpec, TokenSpec, VaultSpec,
+                          cl_pool, oft_endpoint)
 
 PARAMS = ChainParams(
     chain_id=56,
@@ -85,4 +86,5 @@ DEPLOYMENT = Deployment(
         "multicall3": MULTICALL3,
     },
     foundation_wallet="0x056c82FbB6e4DC3EF8f6424387ca4c2ad0E801B3",
+    bridge=oft_endpoint(56, 30102, 20),  # LayerZero V2 endpoint id, source confirmations
 )

@@ -2,7 +2,7 @@
 concentrated liquidity, so no CL factory or fee module), low activity, no vaults."""
 from __future__ import annotations
 
-from devnet.specs import ChainParams, PoolSpec, TokenSpec, labelled_deployment
+from devnet.specs import ChainParams, PoolSpec, TokenSpec, labelled_deployment, oft_endpoint
 
 PARAMS = ChainParams(
     chain_id=1,
@@ -37,4 +37,5 @@ PARAMS = ChainParams(
     history_days=200,
 )
 
-DEPLOYMENT = labelled_deployment(1, "Ethereum", "ethereum", 12, "ETH", cl=False)
+DEPLOYMENT = labelled_deployment(1, "Ethereum", "ethereum", 12, "ETH", cl=False,
+                                 bridge=oft_endpoint(1, 30101, 15))

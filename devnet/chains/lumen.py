@@ -2,7 +2,8 @@
 of the history length never makes it older), 1-second blocks, CL and v2 pools, two vaults."""
 from __future__ import annotations
 
-from devnet.specs import NARROW, STABLE_CL, ChainParams, PoolSpec, TokenSpec, VaultSpec, cl_pool, labelled_deployment
+from devnet.specs import (NARROW, STABLE_CL, ChainParams, PoolSpec, TokenSpec, VaultSpec, cl_pool, labelled_deployment,
+                          oft_endpoint)
 
 PARAMS = ChainParams(
     chain_id=4663,
@@ -41,4 +42,5 @@ PARAMS = ChainParams(
     max_history_days=5,
 )
 
-DEPLOYMENT = labelled_deployment(4663, "Lumen", "lumen", 1, "LUM", cl=True)
+DEPLOYMENT = labelled_deployment(4663, "Lumen", "lumen", 1, "LUM", cl=True,
+                                 bridge=oft_endpoint(4663, 30663, 90))

@@ -3,7 +3,7 @@ but the subgraph lags persistently (it indexes only up to 36 hours behind the he
 pools, two vaults."""
 from __future__ import annotations
 
-from devnet.specs import NARROW, ChainParams, PoolSpec, TokenSpec, VaultSpec, cl_pool, labelled_deployment
+from devnet.specs import NARROW, ChainParams, PoolSpec, TokenSpec, VaultSpec, cl_pool, labelled_deployment, oft_endpoint
 
 PARAMS = ChainParams(
     chain_id=5042,
@@ -43,4 +43,5 @@ PARAMS = ChainParams(
     subgraph_lag_seconds=36 * 3600,
 )
 
-DEPLOYMENT = labelled_deployment(5042, "Tessera", "tessera", 2, "TSR", cl=True)
+DEPLOYMENT = labelled_deployment(5042, "Tessera", "tessera", 2, "TSR", cl=True,
+                                 bridge=oft_endpoint(5042, 30542, 45))

@@ -140,6 +140,14 @@ ENTITIES: dict[str, list[tuple[str, str]]] = {
     ],
     "VaultHourData": _VAULT_PERIOD,
     "VaultDayData": _VAULT_PERIOD,
+    # the core token's cross-chain packets (devnet/sim/bridge.py): this chain's side of each message
+    "BridgeEvent": [
+        ("id", "ID!"), ("kind", "String!"), ("guid", "String!"), ("nonce", "BigInt!"), ("srcEid", "BigInt!"),
+        ("dstEid", "BigInt!"), ("srcChainId", "BigInt!"), ("dstChainId", "BigInt!"), ("sender", "String!"),
+        ("receiver", "String!"), ("fromAddress", "String"), ("toAddress", "String"), ("token", "Token"),
+        ("amountRaw", "BigInt"), ("reason", "String"), ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"),
+        ("transactionHash", "String!"), ("logIndex", "BigInt!"),
+    ],
 }
 
 # entity -> (singular query field, plural query field)
@@ -167,6 +175,7 @@ QUERY_FIELDS: dict[str, tuple[str, str]] = {
     "VaultHarvest": ("vaultHarvest", "vaultHarvests"),
     "VaultHourData": ("vaultHourData", "vaultHourDatas"),
     "VaultDayData": ("vaultDayData", "vaultDayDatas"),
+    "BridgeEvent": ("bridgeEvent", "bridgeEvents"),
 }
 
 SCALARS = {"ID", "String", "Int", "BigInt", "BigDecimal", "Boolean"}

@@ -122,7 +122,8 @@ def test_book_has_features_deployment_time_and_vaults_only_where_configured(http
         assert sim.block_ts(entry["startBlock"]) == sim.genesis_ts
         f = entry["features"]
         assert set(f) == {"pools", "v2Pools", "stablePools", "clPools", "clTicks", "gauges", "gaugePools",
-                          "votingEscrow", "bribes", "vaults"} and all(isinstance(v, bool) for v in f.values())
+                          "votingEscrow", "bribes", "vaults", "bridge"} and all(isinstance(v, bool) for v in f.values())
+        assert f["bridge"] and entry["bridge"]["oapp"] == label_address(cid, "coreOFT")
         assert f["pools"] and f["v2Pools"] and f["stablePools"] and f["gauges"] and f["gaugePools"] and f["votingEscrow"]
         assert f["clPools"] == f["clTicks"] == (cid != 1)
         assert f["vaults"] == (cid in VAULT_CHAINS) == ("vaults" in entry) == ("vaultContracts" in entry)
