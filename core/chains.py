@@ -17,6 +17,7 @@ template one value: `SUBGRAPH_URL_<id>`, `RPC_URL_<id>`, `CHAIN_<id>_<CONTRACT>`
                  "foundationWallet": "0x...", "vaultContracts": {"vaultFactory": "0x...", ...},
                  "vaults": [{"key": "cl-wbnb-usdt", "address": "0x...", "kind": "cl"}],
                  "features": {"pools": true, "clPools": true, "gauges": true, "vaults": true, ...},
+                 "bridge": {"eid": 30102, "confirmations": 20, "oapp": "0x..."},
                  "deployedAt": "2025-09-29T00:00:00Z", "snapshotDays": 30}]}
 """
 from __future__ import annotations
@@ -34,11 +35,22 @@ STATS_CHAIN_ID = 56  # the chain of the /api/stats and /api/v1 families
 # What a chain can support. `pools` (indexed pools and their hour data), `v2Pools`/`stablePools`/
 # `clPools` (pool kinds), `clTicks` (tick tables of CL pools), `gauges`, `gaugePools` (the Voter maps
 # each gauge to its pool, or a system gauge to its target: poolForGauge), `votingEscrow`, `bribes`,
-# `vaults` (auto vaults: their assets exist only on chains with this feature and configured vaults).
+# `vaults` (auto vaults: their assets exist only on chains with this feature and configured vaults),
+# `bridge` (the core token's cross-chain messages: the entry's `bridge` names its endpoint id).
 FEATURES = ("pools", "v2Pools", "stablePools", "clPools", "clTicks", "gauges", "gaugePools", "votingEscrow", "bribes",
-            "vaults")
+            "vaults", "bridge")
 STATS_SNAPSHOT_DAYS = 30  # chain 56: /api/stats history defaults to 30 days of snapshots
 SNAPSHOT_DAYS = 7  # every other chain: the longest 15-minute price-history range
+
+
+@dataclass(frozen=True)
+class BridgeConfig:
+    """The chain's side of the cross-chain messaging (LayerZero-style): its endpoint id, the source
+    confirmations a message sent from it waits for before it can be verified, and the core token's
+    bridge application (OApp) there."""
+    eid: int
+    confirmations: int
+    oapp: str
 
 
 class ChainBookError(ValueError):
@@ -61,6 +73,7 @@ class ChainConfig:
     features: frozenset[str] = frozenset(FEATURES)
     deployed_at: int | None = None  # Unix seconds; None: unknown (history starts at the default)
     snapshot_days: int = SNAPSHOT_DAYS
+    bridge: BridgeConfig | None = None
 
     def supports(self, feature: str) -> bool:
         if feature not in FEATURES:
@@ -70,6 +83,15 @@ class ChainConfig:
     @property
     def has_vaults(self) -> bool:
         return self.supports("vaults") and bool(self.vaults)
+
+    @property
+    def has_bridge(self) -> bool:
+        return self.supports("bridge") and self.bridge is not None
+
+    @property
+    def finality_seconds(self) -> int:
+        """How long a message sent from this chain waits for its confirmations (0 unknown)."""
+        return 0 if self.bridge is None else self.bridge.confirmations * self.block_time_seconds
 
 
 def _features(value: Any) -> frozenset[str]:
@@ -85,6 +107,15 @@ def _features(value: Any) -> frozenset[str]:
     if not all(isinstance(v, bool) for v in value.values()):
         raise TypeError("features must be an object of booleans")
     return frozenset(name for name, on in value.items() if on)
+
+
+def _bridge(value: Any) -> BridgeConfig | None:
+    """The `bridge` object ({eid, confirmations, oapp}); absent: the chain has no bridge."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise TypeError("bridge must be an object")
+    return BridgeConfig(eid=int(value["eid"]), confirmations=int(value["confirmations"]), oapp=str(value["oapp"]).lower())
 
 
 def _time(value: Any) -> int | None:
@@ -116,6 +147,7 @@ def _chain(entry: Any, where: str) -> ChainConfig:
             deployed_at=_time(entry.get("deployedAt")),
             snapshot_days=int(entry.get("snapshotDays")
                               or (STATS_SNAPSHOT_DAYS if chain_id == STATS_CHAIN_ID else SNAPSHOT_DAYS)),
+            bridge=_bridge(entry.get("bridge")),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ChainBookError(f"{where}: {exc.__class__.__name__}: {exc}") from None

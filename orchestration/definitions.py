@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dagster import Definitions
 
+from ..assets.bridge_events import build_bridge_assets
 from ..assets.chain_scope import ChainScope
 from ..assets.curation import build_curation_assets
 from ..assets.governance_events import build_governance_event_assets
@@ -45,6 +46,7 @@ def build_defs(settings: Settings | None = None, *, now: float | None = None) ->
             *build_rollup_assets(scope, hourly[0]),
             *build_governance_event_assets(scope),
             *build_vault_history_assets(scope),
+            *build_bridge_assets(scope),
         ]
         checks += build_checks(scope, settings)
         chain_jobs = build_jobs(scope.chain_id, settings.run_limits)

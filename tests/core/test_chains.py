@@ -51,3 +51,20 @@ def test_a_missing_book_is_empty_and_a_malformed_one_names_the_entry(tmp_path):
     (tmp_path / "bad.json").write_text("{")
     with pytest.raises(ChainBookError, match="not JSON"):
         load_book(tmp_path / "bad.json", {})
+
+
+def test_a_bridge_entry_gives_the_chain_its_endpoint_and_finality(tmp_path):
+    oapp = "0x7A1b2C3d4E5f60718293A4b5C6d7E8f901234567"
+    plain, bridged = load_book(_book(tmp_path, ENTRY, {**ENTRY, "chainId": 8453, "blockTimeSeconds": 2,
+                                                       "bridge": {"eid": 30184, "confirmations": 10, "oapp": oapp}}),
+                               {}).values()
+    assert (plain.bridge, plain.has_bridge, plain.finality_seconds) == (None, False, 0)
+    assert (bridged.bridge.eid, bridged.bridge.oapp, bridged.has_bridge, bridged.finality_seconds) == (
+        30184, oapp.lower(), True, 20)
+    off = load_book(_book(tmp_path, {**ENTRY, "bridge": {"eid": 1, "confirmations": 1, "oapp": oapp},
+                                     "features": {"pools": True}}), {})[56]
+    assert off.bridge is not None and not off.has_bridge  # the feature left out: no bridge assets
+    with pytest.raises(ChainBookError, match="entry 0.*bridge must be an object"):
+        load_book(_book(tmp_path, {**ENTRY, "bridge": 30102}), {})
+    with pytest.raises(ChainBookError, match="entry 0.*confirmations"):
+        load_book(_book(tmp_path, {**ENTRY, "bridge": {"eid": 1, "oapp": oapp}}), {})
