@@ -19,17 +19,15 @@ from typing import Any
 
 from ...cursors import filters_digest
 from ...routes import RequestContext, runs
-from ....core.epochs import HOUR
 from ..common.decimals import decimal_text, fraction_text
 from ..common.epochs import aligned_epoch
+from ..common.events_coverage import read_coverage
 from ..common.flows import stamp
 from ..common.params import qualified
 from ..common.traversal import chains_traversal, one_page
 
 CURSOR_FORMAT = 1
-# the history job reads each hour's governance events at minute 1 of the next hour: a chain whose
-# events end further than this before its snapshot is behind, and the page says it is not complete
-EVENTS_LAG_SECONDS = 2 * HOUR
+GOVERNANCE_EVENTS = "events"  # their chain_coverage dataset (assets/governance_events.py)
 
 
 def filters(ctx: RequestContext) -> dict[str, Any]:
@@ -64,28 +62,9 @@ def record(r: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def coverage(chains, indexed: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per chain: its snapshot and how far its governance events are indexed (exclusive end: the
-    deposits before it are listed; at most the snapshot's time)."""
-    out = []
-    for c in chains:
-        row = indexed.get(c.chain_id)
-        until = None if row is None else min(row["events_through"] + 1, c.snapshot.unix)
-        out.append({"chainId": c.chain_id, "snapshotAt": c.snapshot.at_iso,
-                    "indexedFrom": None if row is None else stamp(row["events_from"]),
-                    "indexedUntil": None if until is None else stamp(until),
-                    "behind": until is None or c.snapshot.unix - until > EVENTS_LAG_SECONDS})
-    return out
-
-
 async def events_coverage(ctx: RequestContext, chains) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]:
-    """(`coverage` of the chains, their events_coverage rows by chain); meta.complete is false
-    when a chain's events are behind its snapshot."""
-    indexed = {int(r["chain_id"]): r for r in await ctx.rows("events_coverage", chain_ids=[c.chain_id for c in chains])}
-    covered = coverage(chains, indexed)
-    if any(c["behind"] for c in covered):
-        ctx.meta["complete"] = False
-    return covered, indexed
+    """How far the chains' governance events are indexed (common/events_coverage.py)."""
+    return await read_coverage(ctx, chains, GOVERNANCE_EVENTS)
 
 
 @runs("bribes", "events_coverage")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ...schema import ISO_TIME, RAW_INTEGER, array_of, nullable, obj, ref
+from ..common.events_coverage import indexed_coverage_schema
 from ..common.schemas import CHAIN_ID, DECIMAL, LOWER_ADDRESS, NULLABLE_TIME
 
 TOKEN = obj({
@@ -10,17 +11,7 @@ TOKEN = obj({
     "decimals": {"type": "integer", "minimum": 0},
 }, "A token as its chain's index names it.")
 
-EVENTS_COVERAGE = obj({
-    "chainId": CHAIN_ID,
-    "snapshotAt": {**ISO_TIME, "description": "the chain's published snapshot the page reads (records before its time)"},
-    "indexedFrom": {**NULLABLE_TIME, "description": "the first second of the chain's indexed governance events; null: "
-                    "never indexed"},
-    "indexedUntil": {**NULLABLE_TIME, "description": "exclusive: the chain's records before this time are listed (at "
-                     "most the snapshot's time); null: never indexed"},
-    "behind": {"type": "boolean", "description": "the chain's governance events end more than two hours before its "
-               "snapshot (the hourly history run is late or failing): its recent records may be missing, and "
-               "meta.complete is false"},
-}, "How far one chain's governance events are indexed.")
+EVENTS_COVERAGE = indexed_coverage_schema("governance events", "records")
 
 BRIBE = obj({
     "chainId": CHAIN_ID,
