@@ -80,6 +80,7 @@ V1_ROUTES: tuple[str, ...] = (
     "/markets/bribes?limit=100",
     "/votes?limit=100",
     "/votes?view=current&limit=100",
+    "/bridge?limit=100",
 )
 # A /v1 route whose path is known once the dataset is: the core token's price history over the 500
 # whole hours before chain 56's latest snapshot (one full page; every period holds four published
@@ -382,6 +383,9 @@ def main(argv: list[str] | None = None) -> int:
             calls = traced(V1, sql_client, settings, path + sub)
             plan.append((f"/v1/gauges/56/<most-voted gauge>{sub}", path + sub, V1_BOOK, calls,
                          items(fetch(http, nocache + path + sub).json())))
+        guid = fetch(http, nocache + "/v1/bridge?limit=1").json()["data"]["rows"][0]["guid"]
+        path = f"/v1/bridge/{guid}"
+        plan.append(("/v1/bridge/<newest message>", path, V1_BOOK, traced(V1, sql_client, settings, path), 1))
         epoch = fetch(http, nocache + "/v1/epochs?limit=2&chainIds=56").json()["data"]["rows"][-1]["epochStart"]
         path = f"/v1/epochs/56/{epoch}"
         plan.append(("/v1/epochs/56/<last closed epoch>", path, V1_BOOK, traced(V1, sql_client, settings, path),
@@ -446,7 +450,8 @@ def main(argv: list[str] | None = None) -> int:
                   "/v1/protocol (multichain)": "/v1/protocol",
                   "365-day /protocol/history": "/api/stats/protocol/history?days=365",
                   **{label: path for label, path, *_ in plan
-                     if label.startswith(("/v1/pools/", "/v1/gauges", "/v1/bribes", "/v1/epochs", "/v1/markets", "/v1/votes"))}}
+                     if label.startswith(("/v1/pools/", "/v1/gauges", "/v1/bribes", "/v1/epochs", "/v1/markets", "/v1/votes",
+                                          "/v1/bridge"))}}
         load_report(
             hello_url=f"http://127.0.0.1:{ports['hello']}", api_url=api_url,
             routes={label: path for label, path in loaded.items() if chosen(label)},
