@@ -69,13 +69,15 @@ def test_every_table_is_replicated_with_its_version_column(wh):
         match = re.search(r"^ENGINE = (.*)$", formatted(wh, render_ddl(m.sql, CLUSTER)), re.M)
         if match:
             engines[m.name] = match.group(1)
-    assert len(engines) == 32  # every CREATE TABLE of the migrations
+    assert len(engines) == 33  # every CREATE TABLE of the migrations
     assert engines["001_snapshot_runs.sql"] == \
         "ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}', finished_at)"
     assert engines["040_chain_coverage.sql"] == \
         "ReplicatedAggregatingMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}')"
     assert engines["067_gauge_epochs.sql"] == \
         "ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}', read_block)"
+    assert engines["073_bridge_events.sql"] == \
+        "ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/{table}', '{replica}', ingested_at)"
 
 
 @pytest.mark.parametrize("sql, reason", [
