@@ -22,6 +22,12 @@ def vault_address(chain_id: int, key: str) -> str:
     return label_address(chain_id, f"vault:{key}")
 
 
+def vault_fee_recipient(chain_id: int) -> str:
+    """Where every vault strategy of the chain sends its cut of the harvested rewards (an EOA:
+    not in the chain book, read from the strategies' `feeRecipient()`)."""
+    return label_address(chain_id, "vaultFeeRecipient")
+
+
 def chain_book(base_url: str, chains: dict[int, dict]) -> dict:
     """The book of the served chains in the product's configuration format (`CHAIN_BOOK`).
 
@@ -58,4 +64,4 @@ def chain_book(base_url: str, chains: dict[int, dict]) -> dict:
 
 
 __all__ = ["DEPLOYMENTS", "MULTICALL3", "Deployment", "VAULT_CONTRACT_NAMES", "chain_book", "vault_address",
-           "vault_contracts"]
+           "vault_contracts", "vault_fee_recipient"]

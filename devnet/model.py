@@ -27,6 +27,7 @@ from devnet.specs import TokenSpec
 from devnet.sim.governance import Governance
 from devnet.sim.market import PoolSim, Swap, Token
 from devnet.sim.prices import PricePaths
+from devnet.sim import vault_truth
 from devnet.sim.vaults import VaultBook
 from devnet.synth import scaled_params
 
@@ -576,16 +577,23 @@ class ChainSim:
     def vault_truth(self, block: int | None = None) -> dict:
         ts, block = self._truth_ts(block)
         return {"chainId": self.chain_id, "block": block, "timestamp": ts,
-                "globalPause": self.vaults.global_paused(ts), "vaults": self.vaults.truth(ts)}
+                "globalPause": self.vaults.global_paused(ts), "vaults": vault_truth.vaults(self.vaults, ts)}
 
     def vault_positions(self, user: str, block: int | None = None) -> dict:
         ts, block = self._truth_ts(block)
         return {"chainId": self.chain_id, "block": block, "timestamp": ts, "user": user.lower(),
-                "positions": self.vaults.positions(user, ts)}
+                "positions": vault_truth.positions(self.vaults, user, ts)}
 
     def vault_users(self, block: int | None = None) -> dict:
         ts, block = self._truth_ts(block)
-        return {"chainId": self.chain_id, "block": block, "timestamp": ts, "users": self.vaults.users_at(ts)}
+        return {"chainId": self.chain_id, "block": block, "timestamp": ts, "users": vault_truth.users(self.vaults, ts)}
+
+    def vault_events(self, vault: str, block: int | None = None) -> dict:
+        """Ground truth: one vault's events up to the block (sim/vault_truth.py). LookupError: an
+        unknown vault or one not created yet; ValueError: a block above the head."""
+        ts, block = self._truth_ts(block)
+        return {"chainId": self.chain_id, "block": block, "timestamp": ts,
+                **vault_truth.events(self.vaults, vault, ts)}
 
     def ticks_truth(self, pool: str, block: int | None = None) -> dict:
         """Ground truth: a CL pool's initialized ticks at a block, with the state slot0() and

@@ -496,6 +496,8 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
         try:
             block = _int_arg(request, "block")
             return _json(fn(rt.sim, *args, block))
+        except LookupError as exc:
+            return _json({"error": str(exc)}, 404)
         except ValueError as exc:
             return _json({"error": str(exc)}, 400)
 
@@ -509,6 +511,13 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
         if len(user) != 42 or not user.lower().startswith("0x"):
             return _json({"error": "user must be a 0x address"}, 400)
         return _vault_truth(request, chain_id, lambda sim, u, block: sim.vault_positions(u, block), user)
+
+    @app.get("/chains/<chain_id:int>/truth/vault-events")
+    async def truth_vault_events(request: Request, chain_id: int):
+        vault = request.args.get("vault") or ""
+        if not _ADDRESS.fullmatch(vault):
+            return _json({"error": "vault must be a 0x address (40 hex digits)"}, 400)
+        return _vault_truth(request, chain_id, lambda sim, v, block: sim.vault_events(v, block), vault)
 
     @app.get("/chains/<chain_id:int>/truth/vault-users")
     async def truth_vault_users(request: Request, chain_id: int):

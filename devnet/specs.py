@@ -71,6 +71,7 @@ class VaultSpec:
     band: int = 1  # CL inner band: spacings trimmed off each edge; outside it a rebalance is due
     harvest_per_hour: float = 0.15
     slippage_bps: int = 50
+    reward_fee_bps: int = 1000  # the strategy's cut of harvested gauge rewards (rewardFee(), bps)
     strategy_pause: tuple[float, float] | None = None  # fractions of the history
 
 

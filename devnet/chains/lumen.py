@@ -34,8 +34,9 @@ PARAMS = ChainParams(
     foundation_balances={"CORE": 2_000_000.0, "USDC": 300_000.0, "WLUM": 100_000.0},
     vaults=(
         VaultSpec("cl-wlum-usdc", "CL50-WLUM/USDC", 120_000, 0.5, 0.25, 2_000, calm_ticks=120,
-                  half_width=5, band=1),
-        VaultSpec("v2-core-wlum", "vAMM-CORE/WLUM", 80_000, 0.4, 0.2, 1_500, calm_ticks=170, slippage_bps=100),
+                  half_width=5, band=1, reward_fee_bps=1000),
+        VaultSpec("v2-core-wlum", "vAMM-CORE/WLUM", 80_000, 0.4, 0.2, 1_500, calm_ticks=170, slippage_bps=100,
+                  reward_fee_bps=1500),
     ),
     vault_users=25,
     history_days=5,

@@ -35,8 +35,9 @@ PARAMS = ChainParams(
     foundation_balances={"CORE": 2_500_000.0, "USDC": 500_000.0, "WTSR": 1_000_000.0},
     vaults=(
         VaultSpec("cl-wtsr-usdc", "CL50-WTSR/USDC", 150_000, 0.3, 0.15, 2_500, calm_ticks=110,
-                  half_width=5, band=1, strategy_pause=(0.5, 0.55)),
-        VaultSpec("v2-core-wtsr", "vAMM-CORE/WTSR", 90_000, 0.25, 0.12, 1_500, calm_ticks=170, slippage_bps=100),
+                  half_width=5, band=1, strategy_pause=(0.5, 0.55), reward_fee_bps=500),
+        VaultSpec("v2-core-wtsr", "vAMM-CORE/WTSR", 90_000, 0.25, 0.12, 1_500, calm_ticks=170, slippage_bps=100,
+                  reward_fee_bps=1200),
     ),
     vault_users=30,
     history_days=60,

@@ -75,6 +75,8 @@ def token_balance(sim, token, owner: str, ts: int) -> int:
         return 0
     if owner == sim.contracts.get("votingEscrow", "").lower() and token is sim.core:
         return sim.gov.ve_totals(ts)[0]
+    if token is sim.core and sim.vaults.fee_recipient and owner == sim.vaults.fee_recipient.lower():
+        return sim.vaults.fees.received(ts)  # the vault strategies' cuts of harvested rewards
     if owner == sim.foundation_wallet.lower():
         initial = sim.params.foundation_balances.get(token.symbol, 0.0)
         return max(0, to_raw(initial, token.decimals) + sim.gov.foundation_balance_delta(token.idx, ts))

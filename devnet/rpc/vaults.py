@@ -249,6 +249,15 @@ class StrategyContract(Contract):
     def slippage_bps(self, ctx):
         return self.v.spec.slippage_bps
 
+    @method("rewardFee()", "uint256")
+    def reward_fee(self, ctx):
+        """The strategy's cut of harvested gauge rewards, in bps."""
+        return self.v.spec.reward_fee_bps
+
+    @method("feeRecipient()", "address")
+    def fee_recipient(self, ctx):
+        return self.v.book.fee_recipient
+
     @method("maxTickDeviation()", "int24")
     def max_tick_deviation(self, ctx):
         return self.v.spec.calm_ticks

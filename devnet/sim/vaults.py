@@ -22,9 +22,10 @@ from bisect import bisect_right
 import numpy as np
 
 from devnet.timeutil import DAY, HOUR, hour_start
-from devnet.deployments import vault_address, vault_contracts
+from devnet.deployments import vault_address, vault_contracts, vault_fee_recipient
 from devnet.amm import cl as clmath
 from devnet.params import VaultSpec
+from devnet.sim.vault_fees import FeeLedger, split_reward, unstaked_fees
 
 VAULT_STREAM = 777
 UNIT_L = 10**24  # liquidity unit for per-unit position amounts
@@ -346,35 +347,45 @@ class VaultSim:
             vs.idle1 -= -(-add * st.reserve1 // lp_supply)
 
     def harvest(self, ts: int) -> dict | None:
-        """Claim the gauge rewards, sell them for the vault's tokens (USD prices minus the pool
-        fee, split by the vault's current value split) and compound everything idle."""
+        """Claim the gauge rewards, send the strategy's fee (`reward_fee_bps` of the claim) to the
+        fee recipient, sell the rest for the vault's tokens (USD prices minus the pool fee, split
+        by the vault's current value split) and compound everything idle. The row's amount and
+        amountUSD are the gross claim, feeAmount/feeAmountUSD the cut."""
         vs = self.live
         amount = self.earned(ts, vs.last_harvest)
+        fee, rest = split_reward(amount, self.spec.reward_fee_bps)
         st = self.pool.state_at(ts)
         core = self.sim.core
-        usd = amount / core.unit * self.sim.price(core, ts)
+        core_price = self.sim.price(core, ts)
+        usd = amount / core.unit * core_price
+        sold = rest / core.unit * core_price
         t0, t1 = self._totals(vs, st)
         v0 = t0 / self.token0.unit * self.sim.price(self.token0, ts)
         v1 = t1 / self.token1.unit * self.sim.price(self.token1, ts)
         keep = 1.0 - self.pool.fee_at(ts) / 1e6
         share0 = v0 / (v0 + v1) if v0 + v1 > 0 else 0.5
-        vs.idle0 += int(usd * keep * share0 / self.sim.price(self.token0, ts) * self.token0.unit)
-        vs.idle1 += int(usd * keep * (1 - share0) / self.sim.price(self.token1, ts) * self.token1.unit)
+        vs.idle0 += int(sold * keep * share0 / self.sim.price(self.token0, ts) * self.token0.unit)
+        vs.idle1 += int(sold * keep * (1 - share0) / self.sim.price(self.token1, ts) * self.token1.unit)
         vs.last_harvest = ts
         self._compound(st)
         self._commit(ts)
         self.harvest_ts.append(ts)
         self.harvest_cum_usd.append((self.harvest_cum_usd[-1] if self.harvest_cum_usd else 0.0) + usd)
         return {"kind": "harvest", "vault": self.id, "timestamp": ts, "token": core.id,
-                "amount": amount, "amountUSD": usd}
+                "amount": amount, "amountUSD": usd, "feeAmount": fee, "feeAmountUSD": fee / core.unit * core_price}
 
     def rebalance(self, ts: int) -> dict:
-        """Withdraw everything, re-centre the range on the current tick, swap the surplus side at
-        the pool's spot price (minus the pool fee) and mint the new position; dust stays idle."""
+        """Withdraw everything (collecting the trading fees the position earned unstaked, see
+        sim/vault_fees.py), re-centre the range on the current tick, swap the surplus side at the
+        pool's spot price (minus the pool fee) and mint the new position; dust stays idle. The
+        row carries the totals (position + idle, raw) just before and just after, the fees, the
+        pool's sqrtPriceX96 and the surplus swap."""
         vs = self.live
         st = self.pool.state_at(ts)
         old = (vs.lower, vs.upper)
-        tot0, tot1 = self._totals(vs, st)
+        before = self._totals(vs, st)
+        fees0, fees1 = unstaked_fees(self, vs.last_rebalance, ts)
+        tot0, tot1 = before[0] + fees0, before[1] + fees1
         lo, hi = self._centred_range(st.tick)
         price = (st.sqrt_price / clmath.Q96) ** 2  # raw token1 per raw token0
         fee = self.pool.fee_at(ts) / 1e6
@@ -387,15 +398,17 @@ class VaultSim:
             for _ in range(3):
                 liq = (value - surplus * price * fee) / per_unit * UNIT_L
                 surplus = tot0 - x * liq / UNIT_L
-            sell = int(surplus)
-            new0, new1 = tot0 - sell, tot1 + int(sell * price * (1 - fee))
+            sell, zero_for_one = int(surplus), True
+            got = int(sell * price * (1 - fee))
+            new0, new1 = tot0 - sell, tot1 + got
         else:
             surplus = tot1 - y * liq / UNIT_L
             for _ in range(3):
                 liq = (value - surplus * fee) / per_unit * UNIT_L
                 surplus = tot1 - y * liq / UNIT_L
-            sell = int(surplus)
-            new0, new1 = tot0 + int(sell / price * (1 - fee)), tot1 - sell
+            sell, zero_for_one = int(surplus), False
+            got = int(sell / price * (1 - fee))
+            new0, new1 = tot0 + got, tot1 - sell
         vs.lower, vs.upper = lo, hi
         vs.liq = liquidity_for_amounts(st.sqrt_price, st.tick, lo, hi, new0, new1)
         m0, m1 = position_amounts(st.sqrt_price, st.tick, lo, hi, vs.liq, True)
@@ -403,8 +416,12 @@ class VaultSim:
         vs.last_rebalance = ts
         vs.nft_id += 1
         self._commit(ts)
+        after = self._totals(vs, st)
         return {"kind": "rebalance", "vault": self.id, "timestamp": ts, "oldTickLower": old[0],
-                "oldTickUpper": old[1], "newTickLower": lo, "newTickUpper": hi, "tick": st.tick}
+                "oldTickUpper": old[1], "newTickLower": lo, "newTickUpper": hi, "tick": st.tick,
+                "sqrtPriceX96": st.sqrt_price, "amount0Before": before[0], "amount1Before": before[1],
+                "amount0After": after[0], "amount1After": after[1], "fees0": fees0, "fees1": fees1,
+                "swapAmountIn": sell, "swapAmountOut": got, "swapZeroForOne": zero_for_one}
 
     def accrue(self, start: int) -> None:
         """Open a reward segment at `start`: the gauge's rate times the vault's share of the
@@ -467,6 +484,8 @@ class VaultBook:
         self.global_pause = self.window(p.vault_global_pause)
         # the shared vault contracts exist only on chains with vaults
         self.contracts = vault_contracts(sim.chain_id) if p.vaults else {}
+        self.fee_recipient = vault_fee_recipient(sim.chain_id) if p.vaults else None
+        self.fees = FeeLedger()
         self.vaults: list[VaultSim] = []
         for i, spec in enumerate(p.vaults):
             address = vault_address(sim.chain_id, spec.key)
@@ -615,77 +634,10 @@ class VaultBook:
             row["transactionHash"] = txh
             row["id"] = f"{txh}#{index}"
             target[row["kind"]].append(row)
+            if row["kind"] == "harvest":
+                self.fees.record(row["timestamp"], row["feeAmount"])
             if row["kind"] in ("deposit", "withdrawal"):
                 self.by_user.setdefault(row["user"], []).append(row)
-
-    # -- truth ------------------------------------------------------------------------------------
-    def truth(self, ts: int) -> list[dict]:
-        out = []
-        for v in self.vaults_at(ts):
-            snap = v.snapshot(ts)
-            vs = snap["state"]
-            calm = v.is_calm(ts)
-            paused_s, paused_g = v.strategy_paused(ts), self.global_paused(ts)
-            out.append({
-                "key": v.key, "address": v.address, "kind": v.kind, "strategy": v.strategy,
-                "pool": v.pool.address, "gauge": v.gauge().address if v.gauge() else None,
-                "token0": v.token0.address, "token1": v.token1.address,
-                "totalSupply": str(vs.supply), "amount0": str(snap["amount0"]), "amount1": str(snap["amount1"]),
-                "tvlUsd": snap["tvlUsd"], "sharePriceUsd": snap["sharePriceUsd"],
-                "isCalm": calm, "strategyPaused": paused_s, "globalPause": paused_g,
-                "depositsAvailable": calm and not paused_s and not paused_g,
-                "tickLower": vs.lower if v.kind == "cl" else None,
-                "tickUpper": vs.upper if v.kind == "cl" else None,
-                "tick": v.pool.state_at(ts).tick if v.kind == "cl" else None,
-                "needsRebalance": v.needs_rebalance(vs, ts),
-                "lastRebalance": vs.last_rebalance if v.kind == "cl" else None,
-                "lastHarvest": vs.last_harvest,
-                "earned": str(v.earned(ts)),
-                "slippageBps": v.spec.slippage_bps,
-                "createdAtTimestamp": v.created_ts,
-            })
-        return out
-
-    def positions(self, user: str, ts: int) -> list[dict]:
-        """A user's positions as of ts: value now, USD in and out at the time, P&L, interactions."""
-        user = user.lower()
-        rows = [r for r in self.by_user.get(user, []) if r["timestamp"] <= ts]
-        out = []
-        for v in self.vaults_at(ts):
-            mine = [r for r in rows if r["vault"] == v.id]
-            if not mine:
-                continue
-            shares = v.balance_of(user, ts)
-            snap = v.snapshot(ts)
-            supply = snap["state"].supply
-            a0 = snap["amount0"] * shares // supply if supply else 0
-            a1 = snap["amount1"] * shares // supply if supply else 0
-            value = v.usd(a0, a1, ts)
-            dep = math.fsum(r["amountUSD"] for r in mine if r["kind"] == "deposit")
-            wd = math.fsum(r["amountUSD"] for r in mine if r["kind"] == "withdrawal")
-            out.append({
-                "vault": v.address, "key": v.key, "shares": str(shares),
-                "amount0": str(a0), "amount1": str(a1), "valueUsd": value,
-                "depositedUsd": dep, "withdrawnUsd": wd, "pnlUsd": value + wd - dep,
-                "interactions": [{
-                    "type": r["kind"], "timestamp": r["timestamp"], "blockNumber": r["blockNumber"],
-                    "transactionHash": r["transactionHash"], "shares": str(r["shares"]),
-                    "amount0": str(r["amount0"]), "amount1": str(r["amount1"]), "amountUsd": r["amountUSD"],
-                } for r in mine],
-            })
-        return out
-
-    def users_at(self, ts: int) -> list[dict]:
-        """Users with interactions up to ts, most active first (for tests and demos)."""
-        out = []
-        for user, rows in self.by_user.items():
-            seen = [r for r in rows if r["timestamp"] <= ts]
-            if not seen:
-                continue
-            open_ = [v.address for v in self.vaults if v.balance_of(user, ts) > 0]
-            out.append({"user": user, "interactions": len(seen), "openPositions": open_})
-        out.sort(key=lambda r: (-r["interactions"], r["user"]))
-        return out
 
     def fingerprint_rows(self):
         for rows in (self.deposits, self.withdrawals, self.rebalances, self.harvests):

@@ -128,15 +128,23 @@ ENTITIES: dict[str, list[tuple[str, str]]] = {
     ],
     "VaultDeposit": _VAULT_FLOW,
     "VaultWithdrawal": _VAULT_FLOW,
+    # token amounts are BigDecimal in token units (exact decimal strings: raw = value x 10^decimals),
+    # like VaultDeposit's; the totals are position + idle just before / after the rebalance; fees
+    # are the trading fees the burnt position collected (0 while staked in an alive gauge); the
+    # surplus swap's amountIn is in token0 when swapZeroForOne, else token1 (amountOut the other)
     "VaultRebalance": [
         ("id", "ID!"), ("vault", "Vault!"), ("oldTickLower", "Int!"), ("oldTickUpper", "Int!"),
-        ("newTickLower", "Int!"), ("newTickUpper", "Int!"), ("tick", "Int!"), ("timestamp", "BigInt!"),
-        ("blockNumber", "BigInt!"), ("transactionHash", "String!"),
+        ("newTickLower", "Int!"), ("newTickUpper", "Int!"), ("tick", "Int!"), ("sqrtPriceX96", "BigInt!"),
+        ("amount0Before", "BigDecimal!"), ("amount1Before", "BigDecimal!"), ("amount0After", "BigDecimal!"),
+        ("amount1After", "BigDecimal!"), ("fees0", "BigDecimal!"), ("fees1", "BigDecimal!"),
+        ("swapAmountIn", "BigDecimal!"), ("swapAmountOut", "BigDecimal!"), ("swapZeroForOne", "Boolean!"),
+        ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"), ("transactionHash", "String!"), ("logIndex", "BigInt!"),
     ],
+    # amount/amountUSD: the gross claim; feeAmount/feeAmountUSD: the strategy's cut (core token units)
     "VaultHarvest": [
         ("id", "ID!"), ("vault", "Vault!"), ("token", "Token!"), ("amount", "BigDecimal!"),
-        ("amountUSD", "BigDecimal!"), ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"),
-        ("transactionHash", "String!"),
+        ("amountUSD", "BigDecimal!"), ("feeAmount", "BigDecimal!"), ("feeAmountUSD", "BigDecimal!"),
+        ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"), ("transactionHash", "String!"), ("logIndex", "BigInt!"),
     ],
     "VaultHourData": _VAULT_PERIOD,
     "VaultDayData": _VAULT_PERIOD,

@@ -50,6 +50,22 @@ def _flow_view(row, ctx) -> dict:
 def _harvest_view(row, ctx) -> dict:
     out = dict(row)
     out["amount"] = Units(row["amount"], ctx.sim.core.decimals)
+    out["feeAmount"] = Units(row["feeAmount"], ctx.sim.core.decimals)
+    return out
+
+
+def _rebalance_view(row, ctx) -> dict:
+    """Raw amounts -> token units (the swap's input token is token0 when swapZeroForOne)."""
+    v = ctx.sim.vaults.by_id[row["vault"]]
+    d0, d1 = v.token0.decimals, v.token1.decimals
+    out = dict(row)
+    for k in ("amount0Before", "amount0After", "fees0"):
+        out[k] = Units(row[k], d0)
+    for k in ("amount1Before", "amount1After", "fees1"):
+        out[k] = Units(row[k], d1)
+    d_in, d_out = (d0, d1) if row["swapZeroForOne"] else (d1, d0)
+    out["swapAmountIn"] = Units(row["swapAmountIn"], d_in)
+    out["swapAmountOut"] = Units(row["swapAmountOut"], d_out)
     return out
 
 
@@ -79,7 +95,7 @@ def vault_stores(sim) -> dict[str, EventStore]:
         "VaultWithdrawal": EventStore("VaultWithdrawal", lambda: book.withdrawals, ts_key, id_key, flow_refs,
                                       _flow_view, times),
         "VaultRebalance": EventStore("VaultRebalance", lambda: book.rebalances, ts_key, id_key, vault_ref,
-                                     lambda r, ctx: r, times),
+                                     _rebalance_view, times),
         "VaultHarvest": EventStore("VaultHarvest", lambda: book.harvests, ts_key, id_key, vault_ref,
                                    _harvest_view, times),
         "VaultHourData": EventStore("VaultHourData", lambda: book.hour_rows, lambda r: r["periodStartUnix"],

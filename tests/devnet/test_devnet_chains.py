@@ -282,11 +282,15 @@ def test_chain_56_events_are_unchanged_by_the_five_chains():
     Both were re-pinned again when votes became persisting allocations (sim/votebook.py, with the
     system gauge and the token without a price): the swaps are unchanged (pinned below on their
     own), while the Vote rows, claims, Voter logs and the emission split (hence the vaults' gauge
-    rewards) changed; the fingerprint once more when the Voter's logs took block-wide log indexes."""
+    rewards) changed; the fingerprint once more when the Voter's logs took block-wide log indexes.
+
+    The vault one again when the strategies took a reward fee (only the rest of a harvest is
+    compounded, so amounts, shares and the reward split move) and harvest/rebalance rows gained
+    their fee, totals, price and swap fields; the market fingerprint is unchanged."""
     sim = build_chain(56, 56, genesis_ts=1750000000 - 1750000000 % 3600, history_days=9)
     swaps = hashlib.sha256()
     for sw in sim.swaps:
         swaps.update(f"{sw.id}|{sw.ts}|{sw.pool.id}|{sw.amount0}|{sw.amount1}|{sw.amount_usd!r}\n".encode())
     assert swaps.hexdigest() == "289b4edd538794d73c30b7c91118ad45bd0b078bba759388f68f66fd73a611ae"
     assert sim.fingerprint() == "65d2779321619ea607d7918903e018c077efbc7a1956624788f38dcc8b11bb3a"
-    assert sim.vault_fingerprint() == "5db58a8bea8e81d411efe01ac5f2484c451296a6006b687c418eac7798a5398e"
+    assert sim.vault_fingerprint() == "7175d3118a9ae798a0652d806052ee7e8bb508d472127fec0589c825d8b8f609"
