@@ -9,6 +9,7 @@ from dagster import AssetExecutionContext, AssetsDefinition, MaterializeResult, 
 
 from . import groups
 from .chain_scope import ChainScope
+from .coverage import record_coverage
 from .resources import ChainsResource, Progress, WarehouseResource
 from .rows.values import ref_id, req_int
 from .rows.vault_history import VaultHistoryRead, vault_event_columns, vault_period_columns
@@ -20,11 +21,14 @@ from ..readers.chain import ChainReader
 from ..readers.graphql import SubgraphClient
 
 FLOW_FIELDS = "vault { id } user shares amount0 amount1 amountUSD timestamp blockNumber transactionHash logIndex"
-HARVEST_FIELDS = "vault { id } token { id decimals } amount amountUSD timestamp blockNumber transactionHash"
-REBALANCE_FIELDS = ("vault { id } oldTickLower oldTickUpper newTickLower newTickUpper tick timestamp blockNumber "
-                    "transactionHash")
+HARVEST_FIELDS = ("vault { id } token { id decimals } amount amountUSD feeAmount feeAmountUSD timestamp blockNumber "
+                  "transactionHash logIndex")
+REBALANCE_FIELDS = ("vault { id } oldTickLower oldTickUpper newTickLower newTickUpper tick sqrtPriceX96 amount0Before "
+                    "amount1Before amount0After amount1After fees0 fees1 swapAmountIn swapAmountOut swapZeroForOne "
+                    "timestamp blockNumber transactionHash logIndex")
 PERIOD_FIELDS = "periodStartUnix vault { id } totalSupply amount0 amount1 tvlUSD sharePriceUSD harvestedUSD apr"
 VAULT_TOKEN_FIELDS = "token0 { id decimals } token1 { id decimals }"
+COVERAGE = "vault_events"  # chain_coverage.dataset of the vault events read
 # (kind, subgraph entity, fields), in the order vault_events rows are built
 EVENT_ENTITIES = (("deposit", "vaultDeposits", FLOW_FIELDS), ("withdrawal", "vaultWithdrawals", FLOW_FIELDS),
                   ("harvest", "vaultHarvests", HARVEST_FIELDS), ("rebalance", "vaultRebalances", REBALANCE_FIELDS))
@@ -49,7 +53,8 @@ def read_vault_history(subgraph: SubgraphClient, chain: ChainReader, start: int,
         for kind, entity, fields in EVENT_ENTITIES:
             events[kind] = subgraph.paginate(entity, fields, block=block,
                                              where={"timestamp_gte": start, "timestamp_lt": at.events_before})
-    return VaultHistoryRead(block, cutoff, ended_before, decimals, hours, days, events)
+    return VaultHistoryRead(block, cutoff, ended_before, decimals, hours, days, events,
+                            events_before=min(at.events_before, end) if cutoff > start else start)
 
 
 def build_vault_history_assets(scope: ChainScope) -> list[AssetsDefinition]:
@@ -81,6 +86,8 @@ def build_vault_history_assets(scope: ChainScope) -> list[AssetsDefinition]:
                                        ("vault_daily", vault_period_columns(cid, read, DAY)),
                                        ("vault_events", vault_event_columns(cid, read)))
             }
+        if read.events_before > start:  # how far the chain's vault events are known (api/v1/auto_manage)
+            record_coverage(warehouse, cid, **{COVERAGE: (start, read.events_before - 1)})
         hours = (read.ended_before - start) // HOUR
         progress.report("history: vault hours read", hours, (end - start) // HOUR, force=True)
         return MaterializeResult(metadata={

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .values import columns, opt_float, opt_int, ref_id, req_int, to_raw
+from .values import columns, opt_float, opt_int, opt_raw, ref_id, req_int, to_raw
 from ...core.epochs import HOUR, to_datetime
 
 PERIOD_COLUMNS = ("chain_id", "vault_address", "period_start", "total_supply_raw", "amount0_raw", "amount1_raw",
                   "tvl_usd", "share_price_usd", "harvested_usd", "apr", "deposits", "withdrawals", "partial")
 EVENT_COLUMNS = ("chain_id", "vault_address", "id", "kind", "block_timestamp", "block_number", "transaction_hash",
                  "log_index", "user", "shares_raw", "amount0_raw", "amount1_raw", "amount_usd", "token_address",
-                 "amount_raw", "old_tick_lower", "old_tick_upper", "new_tick_lower", "new_tick_upper", "tick")
+                 "amount_raw", "old_tick_lower", "old_tick_upper", "new_tick_lower", "new_tick_upper", "tick",
+                 "fee_amount_raw", "fee_amount_usd", "amount0_before_raw", "amount1_before_raw", "amount0_after_raw",
+                 "amount1_after_raw", "fees0_raw", "fees1_raw", "sqrt_price_x96", "swap_zero_for_one",
+                 "swap_amount_in_raw", "swap_amount_out_raw")
 
 
 @dataclass(frozen=True)
@@ -23,6 +26,7 @@ class VaultHistoryRead:
     hours: list[dict]
     days: list[dict]
     events: dict[str, list[dict]]  # kind (deposit, withdrawal, harvest, rebalance) -> subgraph rows
+    events_before: int = 0  # the events are complete before this time (at most the range's end)
 
 
 def vault_event_columns(chain_id: int, read: VaultHistoryRead) -> dict[str, list]:
@@ -40,15 +44,13 @@ def vault_event_columns(chain_id: int, read: VaultHistoryRead) -> dict[str, list
                 "block_timestamp": to_datetime(req_int(e.get("timestamp"), f"{what} timestamp")),
                 "block_number": req_int(e.get("blockNumber"), f"{what} blockNumber"),
                 "transaction_hash": str(e.get("transactionHash") or "").lower(),
+                "log_index": opt_int(e.get("logIndex")),
                 "user": "",
                 "token_address": "",
             })
             if kind in ("deposit", "withdrawal"):
-                if vault not in read.decimals:
-                    raise ValueError(f"{what}: vault {vault} unknown to the subgraph at block {read.block}")
-                d0, d1 = read.decimals[vault]
+                d0, d1 = _decimals(read, vault, what)
                 row.update({
-                    "log_index": opt_int(e.get("logIndex")),
                     "user": str(e.get("user") or "").lower(),
                     "shares_raw": req_int(e.get("shares"), f"{what} shares"),
                     "amount0_raw": to_raw(e.get("amount0"), d0),
@@ -57,18 +59,47 @@ def vault_event_columns(chain_id: int, read: VaultHistoryRead) -> dict[str, list
                 })
             elif kind == "harvest":
                 token = e.get("token") or {}
+                decimals = req_int(token.get("decimals"), f"{what} token decimals")
                 row.update({
                     "token_address": ref_id(token) or "",
-                    "amount_raw": to_raw(e.get("amount"), req_int(token.get("decimals"), f"{what} token decimals")),
+                    "amount_raw": to_raw(e.get("amount"), decimals),
                     "amount_usd": opt_float(e.get("amountUSD")),
+                    "fee_amount_raw": opt_raw(e.get("feeAmount"), decimals),
+                    "fee_amount_usd": opt_float(e.get("feeAmountUSD")),
                 })
             else:
-                row.update({name: req_int(e.get(field), f"{what} {field}") for name, field in (
-                    ("old_tick_lower", "oldTickLower"), ("old_tick_upper", "oldTickUpper"),
-                    ("new_tick_lower", "newTickLower"), ("new_tick_upper", "newTickUpper"), ("tick", "tick"))})
+                row.update(_range_reset(e, _decimals(read, vault, what), what))
             rows.append(row)
     rows.sort(key=lambda r: (r["vault_address"], r["block_timestamp"], r["id"]))
     return columns(EVENT_COLUMNS, rows)
+
+
+def _decimals(read: VaultHistoryRead, vault: str, what: str) -> tuple[int, int]:
+    if vault not in read.decimals:
+        raise ValueError(f"{what}: vault {vault} unknown to the subgraph at block {read.block}")
+    return read.decimals[vault]
+
+
+def _range_reset(e: dict, decimals: tuple[int, int], what: str) -> dict:
+    """A rebalance's columns: ticks and price exact; token amounts (decimal token units in the
+    subgraph) as raw integers, NULL where a subgraph does not publish them; the swap's amounts in
+    the token it names."""
+    d0, d1 = decimals
+    zero_for_one = e.get("swapZeroForOne")
+    row = {name: req_int(e.get(field), f"{what} {field}") for name, field in (
+        ("old_tick_lower", "oldTickLower"), ("old_tick_upper", "oldTickUpper"), ("new_tick_lower", "newTickLower"),
+        ("new_tick_upper", "newTickUpper"), ("tick", "tick"))}
+    row.update({name: opt_raw(e.get(field), d) for name, field, d in (
+        ("amount0_before_raw", "amount0Before", d0), ("amount1_before_raw", "amount1Before", d1),
+        ("amount0_after_raw", "amount0After", d0), ("amount1_after_raw", "amount1After", d1),
+        ("fees0_raw", "fees0", d0), ("fees1_raw", "fees1", d1))})
+    row.update({
+        "sqrt_price_x96": opt_int(e.get("sqrtPriceX96")),
+        "swap_zero_for_one": None if zero_for_one is None else bool(zero_for_one),
+        "swap_amount_in_raw": opt_raw(e.get("swapAmountIn"), d0 if zero_for_one else d1),
+        "swap_amount_out_raw": opt_raw(e.get("swapAmountOut"), d1 if zero_for_one else d0),
+    })
+    return row
 
 
 def vault_period_columns(chain_id: int, read: VaultHistoryRead, length: int) -> dict[str, list]:

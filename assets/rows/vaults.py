@@ -25,6 +25,7 @@ VAULT_COLUMNS = (
     "token1_decimals", "share_decimals", "total_supply_raw", "amount0_raw", "amount1_raw", "token0_price_usd",
     "token1_price_usd", "tvl_usd", "share_price_usd", "is_calm", "strategy_paused", "global_pause", "slippage_bps",
     "tick", "tick_lower", "tick_upper", "liquidity_raw", "needs_rebalance", "last_rebalance", "last_harvest",
+    "reward_fee_bps", "fee_recipient", "sqrt_price_x96",
 )
 
 # The vault's own views, read first: (name, signature, output types, CL only)
@@ -80,13 +81,17 @@ def require_views(v: VaultConfig, got: Views, block: int) -> None:
 
 
 def pointer_calls(found: Sequence[tuple[VaultConfig, Views]]) -> list[Call]:
-    """The second batch: strategy paused / needsRebalance, factory globalPause, CL pool slot0."""
+    """The second batch: strategy paused / needsRebalance / rewardFee / feeRecipient, factory
+    globalPause, CL pool slot0."""
     calls: list[Call] = []
     for v, got in found:
         calls += [
             (got["strategy"], "paused()", (), ("bool",)),
             (got["strategy"], "needsRebalance()", (), ("bool",)),
             (got["factory"], "globalPause()", (), ("bool",)),
+            # not every strategy takes a reward fee: a reverting view leaves NULL, not a failed snapshot
+            (got["strategy"], "rewardFee()", (), ("uint256",)),
+            (got["strategy"], "feeRecipient()", (), ("address",)),
         ]
         if v.kind == "cl":
             calls.append((got["pool"], "slot0()", (), ("uint160", "int24", "uint16", "uint16", "uint16", "bool")))
@@ -100,16 +105,17 @@ def with_pointer_answers(found: Sequence[tuple[VaultConfig, Views]], answers: Se
     i = 0
     for v, got in found:
         got = dict(got)
-        got["strategyPaused"], got["needsRebalance"], got["globalPause"] = answers[i:i + 3]
-        i += 3
+        (got["strategyPaused"], got["needsRebalance"], got["globalPause"], got["rewardFee"],
+         got["feeRecipient"]) = answers[i:i + 5]
+        i += 5
         if v.kind == "cl":
             slot0 = answers[i]
             i += 1
             if slot0 is None:
                 raise ChainReadError(f"vault {v.key}: pool {got['pool']} slot0() failed at block {block}")
-            got["tick"] = int(slot0[1])
+            got["sqrtPriceX96"], got["tick"] = int(slot0[0]), int(slot0[1])
         else:
-            got["tick"] = None
+            got["sqrtPriceX96"] = got["tick"] = None
         for name in ("strategyPaused", "globalPause"):
             if got[name] is None:
                 raise ChainReadError(f"vault {v.key}: {name} read failed at block {block}")
@@ -196,4 +202,7 @@ def vault_row(chain_id: int, point: "SnapshotPoint", v: VaultConfig, got: Views,
         "needs_rebalance": None if got["needsRebalance"] is None else bool(got["needsRebalance"]),
         "last_rebalance": _time_or_none(got["lastRebalance"]) if cl else None,
         "last_harvest": _time_or_none(got.get("lastHarvest")),
+        "reward_fee_bps": None if got["rewardFee"] is None else int(got["rewardFee"]),
+        "fee_recipient": (got["feeRecipient"] or "").lower(),
+        "sqrt_price_x96": got["sqrtPriceX96"],
     }

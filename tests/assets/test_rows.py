@@ -78,21 +78,27 @@ def test_core_token_flows_sum_the_pools_containing_it():
     assert row["volume_24h_usd"] == 480.0 and row["volume_lifetime_usd"] is None
 
 
-def test_vault_pointer_answers_complete_the_views_and_a_failed_pause_read_fails():
+def test_vault_pointer_answers_complete_the_views_and_a_failed_pause_read_fails_but_not_a_missing_fee():
     cl = VaultConfig("a", "0x" + "1" * 40, "cl")
     views = {"token0": "0xt0", "token1": "0xt1", "pool": "0xpool", "gauge": "0x" + "0" * 40, "strategy": "0xs",
              "factory": "0xf", "decimals": 18, "totalSupply": 2 * 10**18, "totals": (10**18, 2 * 10**6),
              "isCalm": True, "slippageBps": 50, "lastHarvest": 0, "tickLower": -60, "tickUpper": 60,
              "position": (777, -60, 60), "lastRebalance": T0}
-    assert len(pointer_calls([(cl, views)])) == 4
-    ((_, got),) = with_pointer_answers([(cl, views)], [False, None, False, (1, 12, 0, 0, 0, True)], 1234)
+    assert len(pointer_calls([(cl, views)])) == 6
+    slot0 = (2**96, 12, 0, 0, 0, True)
+    ((_, got),) = with_pointer_answers([(cl, views)], [False, None, False, 1000, "0xFEE", slot0], 1234)
     tokens = TokenBook()
     tokens.learn(["0xt0", "0xt1"], ["A", 18, "B", 6], 1234)
     row = vault_row(56, POINT, cl, got, tokens, {"0xt0": 3.0, "0xt1": 1.0})
     assert row["tick"] == 12 and row["gauge_address"] == "" and row["needs_rebalance"] is None
     assert row["tvl_usd"] == 5.0 and row["share_price_usd"] == 2.5 and row["last_harvest"] is None
+    assert (row["reward_fee_bps"], row["fee_recipient"], row["sqrt_price_x96"]) == (1000, "0xfee", 2**96)
+    # a strategy without a reward fee: unknown, not zero, and the snapshot still stands
+    ((_, got),) = with_pointer_answers([(cl, views)], [False, None, False, None, None, slot0], 1234)
+    row = vault_row(56, POINT, cl, got, tokens, {"0xt0": 3.0, "0xt1": 1.0})
+    assert (row["reward_fee_bps"], row["fee_recipient"]) == (None, "")
     with pytest.raises(ChainReadError):
-        with_pointer_answers([(cl, views)], [None, False, False, (1, 12, 0, 0, 0, True)], 1234)
+        with_pointer_answers([(cl, views)], [None, False, False, 1000, "0xfee", slot0], 1234)
 
 
 def test_governance_events_land_in_their_epoch():

@@ -37,7 +37,7 @@ def test_every_published_snapshot_has_each_vault_equal_to_truth(stack):
             "SELECT vault_address, vault_key, kind, block_number, toString(total_supply_raw), toString(amount0_raw), "
             "toString(amount1_raw), tvl_usd, share_price_usd, is_calm, strategy_paused, global_pause, tick, "
             "tick_lower, tick_upper, needs_rebalance, slippage_bps, pool_address, strategy_address, token0_address, "
-            "toInt64(toUnixTimestamp(last_rebalance)) "
+            "toInt64(toUnixTimestamp(last_rebalance)), reward_fee_bps, fee_recipient, toString(sqrt_price_x96) "
             "FROM vault_snap15m FINAL WHERE chain_id = 56 AND snapshot_at = toDateTime64({t:Int64}, 3, 'UTC')", t=at)
         by_vault = {r[0]: r for r in rows}
         assert len(rows) == len(by_vault) == len(configured)
@@ -47,7 +47,8 @@ def test_every_published_snapshot_has_each_vault_equal_to_truth(stack):
         assert {v["address"].lower() for v in truth["vaults"]} == set(by_vault)
         for v in truth["vaults"]:
             (_, key, kind, _, supply, a0, a1, tvl, share_price, calm, s_paused, g_paused, tick, lower, upper,
-             needs, slippage, pool, strategy, token0, last_rebalance) = by_vault[v["address"].lower()]
+             needs, slippage, pool, strategy, token0, last_rebalance, fee_bps, recipient,
+             sqrt_price) = by_vault[v["address"].lower()]
             assert (key, kind) == (v["key"], v["kind"]) == (configured[v["address"].lower()].key,
                                                             configured[v["address"].lower()].kind)
             assert (supply, a0, a1) == (v["totalSupply"], v["amount0"], v["amount1"])
@@ -56,6 +57,7 @@ def test_every_published_snapshot_has_each_vault_equal_to_truth(stack):
             assert needs == v["needsRebalance"] and slippage == v["slippageBps"]
             assert (pool, strategy, token0) == (v["pool"].lower(), v["strategy"].lower(), v["token0"].lower())
             assert last_rebalance == (v["lastRebalance"] or None)
+            assert (fee_bps, recipient, sqrt_price) == (v["rewardFeeBps"], v["feeRecipient"].lower(), v["sqrtPriceX96"])
             assert close(tvl, v["tvlUsd"]) and close(share_price, v["sharePriceUsd"])
 
 
@@ -108,6 +110,38 @@ def test_vault_events_equal_the_truth_interactions_and_subgraph(stack):
         "AND block_timestamp < toDateTime64({e:Int64}, 3, 'UTC')", e=end)}
     assert got_r == {r["id"].lower(): (r["vault"]["id"].lower(), r["oldTickLower"], r["oldTickUpper"],
                                        r["newTickLower"], r["newTickUpper"], r["tick"]) for r in rebalances}
+
+
+def test_reward_fees_and_range_resets_equal_the_devnets_events(stack):
+    """Each harvest's reward fee and each range reset's amounts before and after, collected fees,
+    price and swap, as raw integers, equal the devnet's own account of the vault's events."""
+    first, end, block = covered(stack)
+    cols = ("kind, vault_address, transaction_hash, log_index, toString(amount_raw), toString(fee_amount_raw), "
+            "fee_amount_usd, toString(amount0_before_raw), toString(amount1_before_raw), toString(amount0_after_raw), "
+            "toString(amount1_after_raw), toString(fees0_raw), toString(fees1_raw), toString(sqrt_price_x96), "
+            "swap_zero_for_one, toString(swap_amount_in_raw), toString(swap_amount_out_raw)")
+    got = {(r[1], r[2], r[3]): r for r in stack.query(
+        f"SELECT {cols} FROM vault_events FINAL WHERE chain_id = 56 AND kind IN ('harvest', 'rebalance') "
+        "AND block_timestamp < toDateTime64({e:Int64}, 3, 'UTC')", e=end)}
+    seen, fees = Counter(), 0
+    for vault in stack.settings.vaults(56):
+        truth = stack.truth("vault-events", vault=vault.address, block=block)
+        for e in truth["events"]:
+            if e["type"] not in ("harvest", "rebalance") or not first <= e["timestamp"] < end:
+                continue
+            r = got[(vault.address.lower(), e["transactionHash"].lower(), e["logIndex"])]
+            seen[e["type"]] += 1
+            if e["type"] == "harvest":
+                assert (r[0], r[4], r[5]) == ("harvest", e["amount"], e["feeAmount"])
+                assert int(e["feeAmount"]) == int(e["amount"]) * truth["rewardFeeBps"] // 10000
+                assert close(r[6], e["feeAmountUSD"])
+                fees += int(e["feeAmount"]) > 0
+            else:
+                assert r[0] == "rebalance" and r[7:] == (
+                    e["amount0Before"], e["amount1Before"], e["amount0After"], e["amount1After"], e["fees0"],
+                    e["fees1"], e["sqrtPriceX96"], e["swapZeroForOne"], e["swapAmountIn"], e["swapAmountOut"])
+    assert seen["harvest"] > 5 and seen["rebalance"] > 0 and fees > 0
+    assert sum(seen.values()) == len(got)
 
 
 def test_vault_hourly_and_daily_rows_equal_the_subgraph(stack):
