@@ -386,6 +386,11 @@ def main(argv: list[str] | None = None) -> int:
         guid = fetch(http, nocache + "/v1/bridge?limit=1").json()["data"]["rows"][0]["guid"]
         path = f"/v1/bridge/{guid}"
         plan.append(("/v1/bridge/<newest message>", path, V1_BOOK, traced(V1, sql_client, settings, path), 1))
+        vault = next(v.address.lower() for v in settings.vaults(56) if v.kind == "cl")
+        for sub in ("/rebalances?limit=100", "/activity?limit=100"):
+            path = f"/v1/auto-manage/vaults/56/{vault}{sub}"
+            plan.append((f"/v1/auto-manage/vaults/56/<a CL vault>{sub}", path, V1_BOOK,
+                         traced(V1, sql_client, settings, path), items(fetch(http, nocache + path).json())))
         epoch = fetch(http, nocache + "/v1/epochs?limit=2&chainIds=56").json()["data"]["rows"][-1]["epochStart"]
         path = f"/v1/epochs/56/{epoch}"
         plan.append(("/v1/epochs/56/<last closed epoch>", path, V1_BOOK, traced(V1, sql_client, settings, path),
@@ -451,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
                   "365-day /protocol/history": "/api/stats/protocol/history?days=365",
                   **{label: path for label, path, *_ in plan
                      if label.startswith(("/v1/pools/", "/v1/gauges", "/v1/bribes", "/v1/epochs", "/v1/markets", "/v1/votes",
-                                          "/v1/bridge"))}}
+                                          "/v1/bridge", "/v1/auto-manage"))}}
         load_report(
             hello_url=f"http://127.0.0.1:{ports['hello']}", api_url=api_url,
             routes={label: path for label, path in loaded.items() if chosen(label)},

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..guide import Guide
 from ..routes import Family, Route
 from ..schema import components
+from .auto_manage import routes as auto_manage
 from .bridge import routes as bridge
 from .curation import routes as curation
 from .discovery import routes as discovery
@@ -19,8 +20,8 @@ from .protocol import routes as protocol
 from .reference import routes as reference
 from .tokens import routes as tokens
 
-CONTRACT_VERSION = "0.8.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail; 0.4.0: pool ticks, trailing windows and bribes; 0.5.0: pool history and daily; 0.6.0: governance: /v1/bribes, /v1/gauges (+ detail, history, rewards, bribes), /v1/epochs (+ detail), /v1/markets/bribes, /v1/votes (additive); 0.7.0: /v1/votes?view=current (V1VotePage becomes a oneOf of V1VoteEventPage and V1VoteAllocationPage on `view`); 0.8.0: /v1/bridge and /v1/bridge/{guid}, the chains' `bridge` feature (additive)
-DOMAINS = (reference, protocol, curation, discovery, pools, tokens, gauges, governance, bridge)  # in the contract's order
+CONTRACT_VERSION = "0.9.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail; 0.4.0: pool ticks, trailing windows and bribes; 0.5.0: pool history and daily; 0.6.0: governance: /v1/bribes, /v1/gauges (+ detail, history, rewards, bribes), /v1/epochs (+ detail), /v1/markets/bribes, /v1/votes (additive); 0.7.0: /v1/votes?view=current (V1VotePage becomes a oneOf of V1VoteEventPage and V1VoteAllocationPage on `view`); 0.8.0: /v1/bridge and /v1/bridge/{guid}, the chains' `bridge` feature (additive); 0.9.0: an auto-managed vault's /rebalances and /activity (additive)
+DOMAINS = (reference, protocol, curation, discovery, pools, tokens, gauges, governance, bridge, auto_manage)  # in the contract's order
 ROUTES: tuple[Route, ...] = tuple(route for domain in DOMAINS for route in domain.ROUTES)
 
 V1_GUIDE = Guide(
@@ -30,7 +31,7 @@ V1_GUIDE = Guide(
         "periods, cumulative volume), curation, discovery of pools and tokens, pool detail, token detail and prices (current, "
         "batch, trailing changes, price history with a reason for every period without a price), gauges (kinds, "
         "timelines, Voter weight, emissions, per-epoch history and rewards), notified funding records (bribes), epochs, "
-        "the vote market of an epoch, the Voter's logs and the core token's cross-chain messages; more routes land "
+        "the vote market of an epoch, the Voter's logs, the core token's cross-chain messages and auto-managed vaults' range resets and activity; more routes land "
         "release by release; /openapi.json lists what is served."
     ),
     envelope={
@@ -41,10 +42,10 @@ V1_GUIDE = Guide(
                 "`generatedAt` and `cacheTtlSeconds` are serving times, not chain observations",
     },
     errors={
-        "400": "`invalid_<parameter>`, `invalid_range`, `epoch_not_aligned`, `filter_not_in_view` or `unknown_parameter`: fix the request; `invalid_cursor`, "
+        "400": "`invalid_<parameter>`, `invalid_range`, `epoch_not_aligned`, `filter_not_in_view`, `vault_not_concentrated` or `unknown_parameter`: fix the request; `invalid_cursor`, "
                "`cursor_expired` or `price_history_source_changed`: restart the traversal without the cursor",
         "404": "`chain_not_public` (GET /v1/chains lists the public chains), `feature_unsupported` (a selected chain "
-               "lacks the route's feature: see its features in GET /v1/chains), `token_not_found`, `pool_not_found`, `gauge_not_found`, `epoch_before_deployment`, `epoch_in_future`, `bridge_message_not_found` or no such route",
+               "lacks the route's feature: see its features in GET /v1/chains), `token_not_found`, `pool_not_found`, `gauge_not_found`, `epoch_before_deployment`, `epoch_in_future`, `bridge_message_not_found`, `vault_not_found` or no such route",
         "500": "`<route>_query_failed` or `internal_error`: retry with exponential backoff",
         "503": "`source_unavailable`, `chain_unavailable` (no selected chain has published yet) or `unhealthy`: retry "
                "after the Retry-After header",
@@ -84,6 +85,7 @@ FAMILY = Family(
     guide=V1_GUIDE,
     contract_path="/openapi.json",
     tags={
+        "auto-manage": "Auto-managed liquidity vaults: range resets, deposits, redemptions and claims.",
         "bridge": "The core token's cross-chain messages: state (LayerZero Scan's words) and both sides' events.",
         "curation": "The reviewed curation publication: its categories and token lists.",
         "discovery": "Pools and tokens across chains: filters, sorts, facets and signed cursors.",

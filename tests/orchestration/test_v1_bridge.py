@@ -29,18 +29,6 @@ def unix(text: str | None) -> int | None:
     return None if text is None else calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
 
 
-def everything(api, query: str = "") -> tuple[list[dict], dict]:
-    """Every message the query selects, page by page (limit 500)."""
-    rows, cursor, first = [], None, None
-    while True:
-        body = api.get(f"/v1/bridge?limit=500{query}" + (f"&cursor={cursor}" if cursor else "")).json()
-        first = first or body
-        rows += body["data"]["rows"]
-        cursor = body["pageInfo"]["nextCursor"]
-        if not cursor:
-            return rows, first
-
-
 def truth(stack, coverage: list[dict]) -> dict[str, dict]:
     at = ",".join(f"{c['chainId']}:{unix(c['indexedUntil'])}" for c in coverage if c["indexedUntil"])
     return {m["guid"]: m for m in stack.truth("bridge", at=at)["messages"]}
@@ -48,7 +36,7 @@ def truth(stack, coverage: list[dict]) -> dict[str, dict]:
 
 @pytest.fixture(scope="module")
 def whole(api, stack):
-    rows, body = everything(api)
+    rows, body = api.every_row("/v1/bridge?limit=500")
     return rows, body, truth(stack, body["data"]["coverage"])
 
 
@@ -108,7 +96,7 @@ def test_filters_select_what_they_name(api, whole):
                                                      r["source"]["application"], r["destination"]["application"]),
     }
     for query, wanted in cases.items():
-        got, _ = everything(api, query)
+        got, _ = api.every_row(f"/v1/bridge?limit=500{query}")
         assert got == [r for r in rows if wanted(r)] and got, query
 
 

@@ -138,3 +138,22 @@ def test_both_views_of_the_votes_through_the_generated_client(served):
         assert as_sent(model.to_dict()) == body(url + f"/v1/votes?view={name}&limit=5")
         pages[name] = type(model.data).__name__
     assert pages == {"events": "V1VoteEventPage", "current": "V1VoteAllocationPage"}
+
+
+def test_bridge_messages_through_the_generated_client(served):
+    package, client, url = served
+    page = operation(package, "bridge", "bridge").sync(client=client, limit=5)
+    assert as_sent(page.to_dict()) == body(url + "/v1/bridge?limit=5")
+    guid = page.data.rows[0].guid
+    detail = operation(package, "bridge", "bridge_message").sync(guid, client=client)
+    assert type(detail).__module__.startswith("v1_client.models.")
+    assert as_sent(detail.to_dict()) == body(url + f"/v1/bridge/{guid}")
+
+
+@pytest.mark.parametrize("name, suffix", [("auto_vault_rebalances", "/rebalances"), ("auto_vault_activity", "/activity")])
+def test_a_vaults_events_through_the_generated_client(served, stack, name, suffix):
+    package, client, url = served
+    vault = next(v.address.lower() for v in stack.settings.vaults(56) if v.kind == "cl")
+    model = operation(package, "auto_manage", name).sync(56, vault, client=client, limit=5)
+    assert type(model).__module__.startswith("v1_client.models.")
+    assert as_sent(model.to_dict()) == body(url + f"/v1/auto-manage/vaults/56/{vault}{suffix}?limit=5")

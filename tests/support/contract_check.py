@@ -104,3 +104,16 @@ class CheckedClient:
         r = self.get(path)
         assert r.status_code == 200, r.text
         return r.json()["data"], r.json()["meta"]
+
+    def every_row(self, path: str) -> tuple[list[dict], dict]:
+        """(every `data.rows` of a paginated route's traversal, its first page's body): `path` with
+        its query, followed by pageInfo.nextCursor to the end."""
+        rows, cursor, first = [], None, None
+        joiner = "&" if "?" in path else "?"
+        while True:
+            body = self.get(path + (f"{joiner}cursor={cursor}" if cursor else "")).json()
+            first = first or body
+            rows += body["data"]["rows"]
+            cursor = body["pageInfo"]["nextCursor"]
+            if not cursor:
+                return rows, first

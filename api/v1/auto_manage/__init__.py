@@ -1,0 +1,1 @@
+"""The /v1 auto-managed vault routes (ADR 0018)."""
