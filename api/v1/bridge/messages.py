@@ -103,7 +103,7 @@ def filters(ctx: RequestContext) -> dict[str, Any]:
             "address": (p["address"] or "").lower(), "states": states}
 
 
-@runs("bridge_messages", "events_coverage")
+@runs("events_coverage", "bridge_messages")
 async def messages(ctx: RequestContext) -> dict[str, Any]:
     f = filters(ctx)
     digest = filters_digest(f)
@@ -121,7 +121,7 @@ async def messages(ctx: RequestContext) -> dict[str, Any]:
                         "address": f["address"] or None}}
 
 
-@runs("bridge_messages", "events_coverage")
+@runs("events_coverage", "bridge_messages")
 async def message(ctx: RequestContext) -> dict[str, Any]:
     guid = ctx.params["guid"].lower()
     chains = ctx.coverage.require_usable()
