@@ -17,7 +17,7 @@ from .resources import ChainsResource, WarehouseResource
 from .rows.governance_events import bribe_rows, claim_rows, vote_rows
 from .rows.voter_events import gauge_epoch_rows, gauge_event_rows, vote_action_rows
 from .runs import partition_range
-from .upstream import history_block
+from .upstream import HistoryBlock, history_block
 from .writers import insert_columns
 from ..core.epochs import epoch_start, to_datetime
 from ..readers.chain import ChainReader
@@ -38,9 +38,10 @@ EVENTS = (("bribes", BRIBE_FIELDS), ("votes", VOTE_FIELDS), ("claims", CLAIM_FIE
           ("voteEvents", VOTE_EVENT_FIELDS), ("gaugeEvents", GAUGE_EVENT_FIELDS))
 
 
-def read_events(subgraph: SubgraphClient, chain: ChainReader, start: int, end: int) -> tuple[int, int, dict[str, list]]:
-    """(block, cutoff, {entity: rows}) for events with start <= timestamp < cutoff at one block, and
-    the gauge epochs those days touch (gaugeEpochs) as aggregated at that block."""
+def read_events(subgraph: SubgraphClient, chain: ChainReader, start: int,
+                end: int) -> tuple[HistoryBlock, dict[str, list]]:
+    """(block, {entity: rows}) for events with start <= timestamp < block.events_before at one block,
+    and the gauge epochs those days touch (gaugeEpochs) as aggregated at that block."""
     block = history_block(subgraph, chain, end)
     cutoff = block.events_before
     out: dict[str, list] = {entity: [] for entity, _ in EVENTS} | {"gaugeEpochs": []}
@@ -50,7 +51,7 @@ def read_events(subgraph: SubgraphClient, chain: ChainReader, start: int, end: i
             out[entity] = subgraph.paginate(entity, fields, where=where, block=block.number)
         epochs = {"epoch_gte": epoch_start(start), "epoch_lte": epoch_start(cutoff - 1)}
         out["gaugeEpochs"] = subgraph.paginate("gaugeEpochs", GAUGE_EPOCH_FIELDS, where=epochs, block=block.number)
-    return block.number, cutoff, out
+    return block, out
 
 
 def build_governance_event_assets(scope: ChainScope) -> list[AssetsDefinition]:
@@ -72,7 +73,8 @@ def build_governance_event_assets(scope: ChainScope) -> list[AssetsDefinition]:
     ) -> MaterializeResult:
         start, end, label = partition_range(context)
         chain = chains.chain(cid)
-        block, cutoff, read = read_events(chain.subgraph, chain.reader, start, end)
+        block, read = read_events(chain.subgraph, chain.reader, start, end)
+        cutoff = block.events_before
         with warehouse.client() as client:
             written = {
                 table: insert_columns(client, table, rows(cid, read[entity]), asset="governance_events",
@@ -84,11 +86,11 @@ def build_governance_event_assets(scope: ChainScope) -> list[AssetsDefinition]:
                                             ("gauge_events", gauge_event_rows, "gaugeEvents"))
             }
             written["gauge_epochs"] = insert_columns(
-                client, "gauge_epochs", gauge_epoch_rows(cid, read["gaugeEpochs"], block, min(cutoff, end) - 1),
+                client, "gauge_epochs", gauge_epoch_rows(cid, read["gaugeEpochs"], block.number, block.timestamp),
                 asset="governance_events", partition_range=label)
         if cutoff > start:
             record_coverage(warehouse, cid, events=(start, min(cutoff, end) - 1))
-        return MaterializeResult(metadata={**written, "block": block,
+        return MaterializeResult(metadata={**written, "block": block.number,
                                            "read_before": to_datetime(min(cutoff, end)).isoformat()})
 
     return [governance_events]

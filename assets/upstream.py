@@ -58,6 +58,7 @@ class HistoryBlock:
     subgraph has indexed past it, else the subgraph head (the range reaches the present)."""
 
     number: int
+    timestamp: int  # the block's own time: what aggregates read at the block are as of
     ended_by: int  # periods ending by this time had ended at the block: `end`, or the head's time
     events_before: int  # every event with a timestamp before this is visible at the block
 
@@ -65,8 +66,9 @@ class HistoryBlock:
 def history_block(subgraph: SubgraphClient, chain: ChainReader, end: int) -> HistoryBlock:
     head = subgraph_head(subgraph)
     if head.block_timestamp > end:
-        return HistoryBlock(min(chain.block_at(end).number, head.block_number), end, end)
-    return HistoryBlock(head.block_number, head.block_timestamp, head.block_timestamp + 1)
+        at = chain.block_at(end)  # before the subgraph head, which is past `end`
+        return HistoryBlock(at.number, at.timestamp, end, end)
+    return HistoryBlock(head.block_number, head.block_timestamp, head.block_timestamp, head.block_timestamp + 1)
 
 
 def resolve_points(
