@@ -69,6 +69,14 @@ def failure_body(code: str, message: str, *, details: Any = None, meta_: dict[st
     return orjson.dumps({"ok": False, "error": error, "meta": meta_})
 
 
+MEMO_ETAG_HEADER = {  # the OpenAPI header object of a memoized (or live) answer's ETag (api/pipeline.memo_etag)
+    "description": 'Weak validator of the memoized answer: W/"m-<digest>", a digest of its body but generatedAt, the '
+                   "same for every content coding; an answer renewed with the same content keeps it. Send it back "
+                   "in If-None-Match.",
+    "schema": {"type": "string", "pattern": r'^W/"m-[0-9a-f]{24}"$'},
+}
+
+
 def success_headers(cache_seconds: int, basis: Any = None) -> dict[str, str]:
     """`basis`: what the answer rests on (a Snapshot, or a multichain Coverage), whose weak ETag
     it carries; None for routes that are not snapshot-backed."""

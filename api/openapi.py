@@ -10,7 +10,7 @@ from typing import Any
 
 from .admission import OVERLOADED
 from .compression import CODINGS, MIN_SIZE, VARY
-from .envelope import ALLOWED_METHODS, PREFLIGHT_MAX_AGE, cache_control
+from .envelope import ALLOWED_METHODS, MEMO_ETAG_HEADER, PREFLIGHT_MAX_AGE, cache_control
 from .routes import INTERNAL_ERROR, Family, Route
 from .schema import components, ref
 from .coverage import CHAIN_NOT_PUBLIC
@@ -52,6 +52,7 @@ def _base_components(family: Family) -> dict[str, Any]:
     snapshots = any(route.etagged for route in family.routes)  # ETag, If-None-Match and 304 only with them
     headers = {
         **({"ETag": family.envelope.etag_header()} if snapshots else {}),
+        **({"LiveETag": MEMO_ETAG_HEADER} if any(route.live for route in family.routes) else {}),
         "Vary": {
             "description": "The answer depends on Accept-Encoding (its content coding).",
             "schema": {"const": VARY},
@@ -73,6 +74,9 @@ def _base_components(family: Family) -> dict[str, Any]:
                         "Vary": {"$ref": "#/components/headers/Vary"}},
         },
     }
+    if "LiveETag" in headers:
+        responses["LiveNotModified"] = {**responses["NotModified"], "headers": {
+            **responses["NotModified"]["headers"], "ETag": {"$ref": "#/components/headers/LiveETag"}}}
     for code, text in GENERIC_ERRORS.values():
         responses[_pascal(code)] = _error_response(f"`{code}`: {text}", [code], {})
     parameters = {} if not snapshots else {
@@ -144,8 +148,8 @@ def _operation(family: Family, route: Route) -> dict[str, Any]:
         },
         "Access-Control-Allow-Origin": {"$ref": "#/components/headers/AccessControlAllowOrigin"},
     }
-    if route.etagged:
-        ok_headers["ETag"] = {"$ref": "#/components/headers/ETag"}
+    if route.etagged:  # a live route's is its body's, as a memoized one's
+        ok_headers["ETag"] = {"$ref": "#/components/headers/LiveETag" if route.live else "#/components/headers/ETag"}
     if route.curation:
         ok_headers["X-Curation-Version"] = {
             "description": "the semantic version of the reviewed curation publication the answer rests on",
@@ -157,7 +161,8 @@ def _operation(family: Family, route: Route) -> dict[str, Any]:
                 "content": {JSON: {"schema": success}}},
     }
     if route.etagged:
-        responses["304"] = {"$ref": "#/components/responses/NotModified"}
+        responses["304"] = {"$ref": "#/components/responses/LiveNotModified" if route.live
+                             else "#/components/responses/NotModified"}
 
     explained = error_texts(route)
     details: dict[int, dict[str, dict]] = {}

@@ -120,7 +120,9 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
     # a repeated 304 reuses its encoded headers
     validated = Cache(("validated", family.name, route.name))  # raw -> (parameters, their cache key)
     not_modified_of = Cache(("not_modified", family.name, route.name))  # ETag -> the 304's headers
-    memo_key = (family.name, route.name) if route.memoized and cache_seconds > 0 else None
+    memo_key = (family.name, route.name) if (route.memoized or route.live) and cache_seconds > 0 else None
+    # a forwarded answer rests on the worker's basis when these agree; a live one's ETag is its body's
+    basis_headers = (CURATION_HEADER,) if route.live else BASIS_HEADERS
 
     def parse(request: Request, path_args: dict[str, str]) -> tuple[dict[str, Any], tuple]:
         raw = (request.query_string, *path_args.values())
@@ -189,6 +191,12 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
                     return not_modified(MemoValidator(answer.headers["etag"]))
                 return await send(app, request, answer, app.ctx.memo, key)
             basis = known(app, params) or await resolve(app, params)
+            if memo_key:  # a live route (no other snapshot route has one): kept cache_seconds, validated by its body
+                key = (*memo_key, params_key, basis.key)
+                answer = await app.ctx.memo.get(key, cache_seconds, lambda: compute(app, dict(params), basis, request.raw_url))
+                if etag_matches(request.headers.get("if-none-match"), answer.headers["etag"]):
+                    return not_modified(MemoValidator(answer.headers["etag"]))
+                return await send(app, request, answer, app.ctx.memo, key)
             if etag_matches(request.headers.get("if-none-match"), basis.etag):
                 return not_modified(basis)
             key = (route.name, params_key, basis.key)
@@ -219,7 +227,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
                 status, body, child_headers = forwarded
                 if status != 200:
                     raise Relayed(status, body, relayed_headers(child_headers))
-                if basis is None or all(child_headers.get(name) == headers.get(name) for name in BASIS_HEADERS):
+                if basis is None or all(child_headers.get(name) == headers.get(name) for name in basis_headers):
                     return answer(body, headers)
                 # else the child rested on another snapshot (one was published meanwhile): computed here
             return answer(await compute_here(app, params, basis), headers)

@@ -82,6 +82,9 @@ class Route:
     tags: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()  # meta.source of a non-snapshot route (e.g. ("chain-rpc",) for /live/)
     memoized: bool = False  # a non-snapshot route's answer is kept per parameters for cache_seconds (per worker)
+    # with snapshot: the answer also rests on chain reads made when it is computed (a live contract
+    # read): kept per parameters and basis for cache_seconds only, its ETag its body's (a memoized one's)
+    live: bool = False
     # with snapshot: the answer rests on the coverage of the chains it selects (its chainIds, or the
     # chainId of its path; api/coverage.py) instead of the family chain's snapshot
     multichain: bool = False
@@ -212,14 +215,16 @@ class RequestContext:
         bound.update(values)
         return bound
 
-    def chain_reader(self) -> Any:
-        """The worker's reader of this chain's RPC (readers.chain), created on first use."""
+    def chain_reader(self, chain_id: int | None = None) -> Any:
+        """The worker's reader of a chain's RPC (readers.chain; default: the family's chain),
+        created on first use."""
+        cid = self.chain_id if chain_id is None else chain_id
         readers = self.app.ctx.chain_readers
-        if self.chain_id not in readers:
+        if cid not in readers:
             from ..readers.chain import ChainReader  # web3 loads only once a route reads the chain
 
-            readers[self.chain_id] = ChainReader.from_settings(self.settings, self.chain_id, timeout=RPC_TIMEOUT_SECONDS, retries=1)
-        return readers[self.chain_id]
+            readers[cid] = ChainReader.from_settings(self.settings, cid, timeout=RPC_TIMEOUT_SECONDS, retries=1)
+        return readers[cid]
 
 
 async def warehouse_client(app: Sanic) -> Any:

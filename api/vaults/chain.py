@@ -2,8 +2,8 @@
 
 `read_book(reader, vaults, contracts)` reads the chain head's number, then two aggregate3
 batches at that block: the vaults' own views (and the factory's global pause), then what needs
-their answers (strategy flags, token symbols and decimals, the CL pool's tick, the Voter's
-isAlive of the gauge). A sub-call that reverts is None, so one faulty vault leaves its values
+their answers (strategy flags and reward fee, token symbols and decimals, the CL pool's price and
+tick, the Voter's isAlive of the gauge). A sub-call that reverts is None, so one faulty vault leaves its values
 unknown (`complete: false`) while the others are served; a transport failure raises
 ChainReadError (the route's 502). Blocking (web3): handlers run it in an executor.
 """
@@ -38,6 +38,13 @@ CL_VIEWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("tickUpper", "tickUpper()", ("int24",)),
     ("lastRebalance", "lastRebalance()", ("uint256",)),
     ("positionTokenId", "positionTokenId()", ("uint256",)),
+)
+
+STRATEGY_VIEWS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("strategyPaused", "paused()", ("bool",)),
+    ("needsRebalance", "needsRebalance()", ("bool",)),
+    ("rewardFeeBps", "rewardFee()", ("uint256",)),  # basis points of the harvested rewards (/v1 auto-manage)
+    ("feeRecipient", "feeRecipient()", ("address",)),
 )
 
 
@@ -104,13 +111,13 @@ def read_book(reader: Any, vaults: list[VaultConfig], contracts: dict[str, str])
     voter = contracts.get("voter")
     for state in states:
         strategy, pool, gauge = state.get("strategy"), state.get("pool"), state.get("gauge")
-        state.values.setdefault("strategyPaused", None)
-        state.values.setdefault("needsRebalance", None)
-        if strategy:
-            second.append((state, "strategyPaused", (strategy, "paused()", (), ("bool",))))
-            second.append((state, "needsRebalance", (strategy, "needsRebalance()", (), ("bool",))))
+        for name, sig, outs in STRATEGY_VIEWS:
+            state.values.setdefault(name, None)
+            if strategy:
+                second.append((state, name, (strategy, sig, (), outs)))
         if state.config.kind == "cl":
             state.values.setdefault("tick", None)
+            state.values.setdefault("sqrtPriceX96", None)
             if pool:
                 second.append((state, "tick", (pool, "slot0()", (), ("uint160", "int24", "uint16", "uint16", "uint16", "bool"))))
         state.values.setdefault("gaugeAlive", None)
@@ -119,7 +126,9 @@ def read_book(reader: Any, vaults: list[VaultConfig], contracts: dict[str, str])
     token_addresses = sorted({a for s in states for a in (s.get("token0"), s.get("token1")) if a})
     answers = reader.multicall([call for _, _, call in second], block) if second else []
     for (state, name, _), value in zip(second, answers):
-        state.values[name] = value[1] if name == "tick" and value is not None else value
+        if name == "tick" and value is not None:  # slot0: the price and the tick
+            state.values["sqrtPriceX96"], value = value[0], value[1]
+        state.values[name] = value
     meta = _erc20_meta(reader, token_addresses, block)
     for state in states:
         for side in ("token0", "token1"):

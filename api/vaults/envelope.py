@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ..envelope import Envelope, now_iso
+from ..envelope import MEMO_ETAG_HEADER, Envelope, now_iso
 from ..schema import ISO_TIME
 from ...core.chains import STATS_CHAIN_ID
 
@@ -74,12 +74,7 @@ class VaultEnvelope(Envelope):
         return {"ApiMeta": api_meta, "ErrorMeta": error_meta}
 
     def etag_header(self) -> dict[str, Any]:
-        return {
-            "description": 'Weak validator of the memoized answer: W/"m-<digest>", a digest of its body but generatedAt, the '
-                           "same for every content coding; an answer renewed with the same content keeps it. Send it back "
-                           "in If-None-Match.",
-            "schema": {"type": "string", "pattern": r'^W/"m-[0-9a-f]{24}"$'},
-        }
+        return MEMO_ETAG_HEADER
 
     def failure_text(self) -> str:
         return "`{ok: false, error: {code, message}, meta}` (meta as on success, indexedBlock null, degraded true)"

@@ -23,21 +23,25 @@ UPSTREAM_ERROR = "upstream_error"
 SUBGRAPH_TIMEOUT_SECONDS = 3.0
 
 
-def contracts(ctx: RequestContext) -> dict[str, str]:
+def contracts(ctx: RequestContext, chain_id: int | None = None) -> dict[str, str]:
     """The chain's address book plus the vault-protocol contracts (factory, zapper, position manager)."""
-    return {**ctx.settings.contracts(ctx.chain_id), **ctx.settings.chain(ctx.chain_id).vault_contracts}
+    cid = ctx.chain_id if chain_id is None else chain_id
+    return {**ctx.settings.contracts(cid), **ctx.settings.chain(cid).vault_contracts}
 
 
-async def book(ctx: RequestContext) -> BookState:
-    """Every vault's on-chain state at the head block; 502 upstream_error when the RPC fails."""
+async def book(ctx: RequestContext, chain_id: int | None = None) -> BookState:
+    """Every vault's on-chain state at the head block of a chain (default: the family's); 502
+    upstream_error when the RPC fails. One memo per chain for /api/v1 and /v1's auto-managed
+    vaults: the two views read the same block."""
+    cid = ctx.chain_id if chain_id is None else chain_id
 
     async def compute() -> BookState:
-        reader, vaults, book_contracts = ctx.chain_reader(), ctx.settings.vaults(ctx.chain_id), contracts(ctx)
+        reader, vaults, book_contracts = ctx.chain_reader(cid), ctx.settings.vaults(cid), contracts(ctx, cid)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, read_book, reader, vaults, book_contracts)
 
     try:
-        return await ctx.app.ctx.memo.get(("vaults", "book"), BOOK_TTL_SECONDS, compute)
+        return await ctx.app.ctx.memo.get(("vaults", "book", cid), BOOK_TTL_SECONDS, compute)
     except Exception as exc:  # noqa: BLE001 - any chain failure is this family's documented 502
         log.warning("vault book read failed: %s: %s", type(exc).__name__, str(exc)[:300])
         raise ApiError(502, UPSTREAM_ERROR, "the chain RPC did not answer; retry with backoff") from exc
