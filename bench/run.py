@@ -81,6 +81,7 @@ V1_ROUTES: tuple[str, ...] = (
     "/votes?limit=100",
     "/votes?view=current&limit=100",
     "/bridge?limit=100",
+    "/auto-manage/vaults",  # a live read of every chain's vault book (kept 15 s) and their indexed state
 )
 # A /v1 route whose path is known once the dataset is: the core token's price history over the 500
 # whole hours before chain 56's latest snapshot (one full page; every period holds four published
@@ -387,7 +388,7 @@ def main(argv: list[str] | None = None) -> int:
         path = f"/v1/bridge/{guid}"
         plan.append(("/v1/bridge/<newest message>", path, V1_BOOK, traced(V1, sql_client, settings, path), 1))
         vault = next(v.address.lower() for v in settings.vaults(56) if v.kind == "cl")
-        for sub in ("/rebalances?limit=100", "/activity?limit=100"):
+        for sub in ("", "/history?interval=1h&days=7", "/rebalances?limit=100", "/activity?limit=100"):
             path = f"/v1/auto-manage/vaults/56/{vault}{sub}"
             plan.append((f"/v1/auto-manage/vaults/56/<a CL vault>{sub}", path, V1_BOOK,
                          traced(V1, sql_client, settings, path), items(fetch(http, nocache + path).json())))

@@ -35,6 +35,7 @@ def served(stack, tmp_path_factory):
     ("governance", "epochs", "/v1/epochs?limit=5", {"limit": 5}),
     ("governance", "markets_bribes", "/v1/markets/bribes?limit=5", {"limit": 5}),
     ("governance", "votes", "/v1/votes?limit=5", {"limit": 5}),
+    ("auto_manage", "auto_vaults", "/v1/auto-manage/vaults", {}),
 ])
 def test_v1_routes_through_the_generated_client(served, tag, name, path, kwargs):
     package, client, url = served
@@ -150,10 +151,15 @@ def test_bridge_messages_through_the_generated_client(served):
     assert as_sent(detail.to_dict()) == body(url + f"/v1/bridge/{guid}")
 
 
-@pytest.mark.parametrize("name, suffix", [("auto_vault_rebalances", "/rebalances"), ("auto_vault_activity", "/activity")])
-def test_a_vaults_events_through_the_generated_client(served, stack, name, suffix):
+@pytest.mark.parametrize("name, suffix, kwargs", [
+    ("auto_vault", "", {}),
+    ("auto_vault_history", "/history?days=2", {"days": 2}),
+    ("auto_vault_rebalances", "/rebalances?limit=5", {"limit": 5}),
+    ("auto_vault_activity", "/activity?limit=5", {"limit": 5}),
+])
+def test_a_vault_and_its_sub_routes_through_the_generated_client(served, stack, name, suffix, kwargs):
     package, client, url = served
     vault = next(v.address.lower() for v in stack.settings.vaults(56) if v.kind == "cl")
-    model = operation(package, "auto_manage", name).sync(56, vault, client=client, limit=5)
+    model = operation(package, "auto_manage", name).sync(56, vault, client=client, **kwargs)
     assert type(model).__module__.startswith("v1_client.models.")
-    assert as_sent(model.to_dict()) == body(url + f"/v1/auto-manage/vaults/56/{vault}{suffix}?limit=5")
+    assert as_sent(model.to_dict()) == body(url + f"/v1/auto-manage/vaults/56/{vault}{suffix}")

@@ -12,7 +12,6 @@ amounts exact texts truncated at 36 places; an amount the index does not hold is
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from ...cursors import filters_digest
@@ -23,6 +22,7 @@ from ..common.decimals import decimal_text, fraction_text
 from ..common.events_coverage import indexed_coverage, mark_incomplete
 from ..common.flows import stamp
 from ..common.traversal import one_page, traversal
+from .records import amount
 
 CURSOR_FORMAT = 1
 VAULT_NOT_FOUND = "vault_not_found"
@@ -30,13 +30,8 @@ NOT_CONCENTRATED = "vault_not_concentrated"
 ACTIVITY_KINDS = {"deposit": "deposit", "withdrawal": "redemption", "harvest": "claim"}
 
 
-def _amount(raw: str | None, decimals: int | None) -> dict[str, Any]:
-    return {"amountRaw": raw, "amount": None if raw is None or decimals is None
-            else fraction_text(Fraction(int(raw), 10 ** int(decimals)))}
-
-
 def _pair(raw0: str | None, raw1: str | None, v: dict[str, Any]) -> dict[str, Any]:
-    return {"token0": _amount(raw0, v["token0_decimals"]), "token1": _amount(raw1, v["token1_decimals"])}
+    return {"token0": amount(raw0, v["token0_decimals"]), "token1": amount(raw1, v["token1_decimals"])}
 
 
 def _range(lower: int, upper: int, v: dict[str, Any]) -> dict[str, Any]:
@@ -58,8 +53,8 @@ def rebalance(r: dict[str, Any], v: dict[str, Any]) -> dict[str, Any]:
     if zero_for_one is not None:
         sold, bought = ("token0", "token1") if zero_for_one else ("token1", "token0")
         swap = {"tokenIn": v[f"{sold}_address"], "tokenOut": v[f"{bought}_address"],
-                "amountIn": _amount(r["swap_amount_in_raw"], v[f"{sold}_decimals"]),
-                "amountOut": _amount(r["swap_amount_out_raw"], v[f"{bought}_decimals"])}
+                "amountIn": amount(r["swap_amount_in_raw"], v[f"{sold}_decimals"]),
+                "amountOut": amount(r["swap_amount_out_raw"], v[f"{bought}_decimals"])}
     return {
         **_head(r),
         "rangeBefore": _range(int(r["old_tick_lower"]), int(r["old_tick_upper"]), v),
@@ -83,10 +78,10 @@ def activity(r: dict[str, Any], v: dict[str, Any]) -> dict[str, Any]:
         compounded = None if fee is None else str(int(r["amount_raw"]) - int(fee))
         out["amountUsd"] = decimal_text(r["amount_usd"])
         out["claim"] = {"token": {"address": r["token_address"], "symbol": r["token_symbol"], "decimals": decimals},
-                        "gross": _amount(r["amount_raw"], decimals), "fee": _amount(fee, decimals),
-                        "feeUsd": decimal_text(r["fee_amount_usd"]), "compounded": _amount(compounded, decimals)}
+                        "gross": amount(r["amount_raw"], decimals), "fee": amount(fee, decimals),
+                        "feeUsd": decimal_text(r["fee_amount_usd"]), "compounded": amount(compounded, decimals)}
     else:
-        out.update({"account": r["user"], "shares": _amount(r["shares_raw"], v["share_decimals"]),
+        out.update({"account": r["user"], "shares": amount(r["shares_raw"], v["share_decimals"]),
                     "amounts": _pair(r["amount0_raw"], r["amount1_raw"], v), "amountUsd": decimal_text(r["amount_usd"])})
     return out
 
