@@ -29,6 +29,7 @@ from devnet.sim.market import PoolSim, Swap, Token
 from devnet.sim.prices import PricePaths
 from devnet.sim import vault_truth
 from devnet.sim.vaults import VaultBook
+from devnet.sim.xcore import xcore_contracts
 from devnet.synth import scaled_params
 
 log = logging.getLogger("devnet")
@@ -124,6 +125,8 @@ class ChainSim:
         # this chain's side of the cross-chain messages (sim/bridge.py): the devnet's shared book
         # gives it once every chain is built (server.build_state); None: no bridge
         self.bridge = None
+        # this chain's xCORE (sim/xcore.py), a view of the devnet's book attached likewise; None: none here
+        self.xcore = None
 
     # -- identities -----------------------------------------------------------------------------
     def label_address(self, label: str) -> str:
@@ -163,6 +166,8 @@ class ChainSim:
                     self._run_hour(self.generated_until)
         if self.bridge is not None:
             self.bridge.sync(self.generated_until)
+        if self.xcore is not None:
+            self.xcore.sync(self.generated_until)
 
     def generate_history(self) -> float:
         """Generate everything up to the clock's now; returns the seconds it took."""
@@ -496,12 +501,14 @@ class ChainSim:
             "bribes": gauges,
             "vaults": bool(self.vaults.vaults),
             "bridge": self.bridge is not None,
+            "xcore": self.xcore is not None,
         }
 
     def book_facts(self) -> dict:
         """The simulation's part of the chain book entry (see deployments.chain_book)."""
         return {"vaults": self.vault_book_entries(), "features": self.features(),
-                "deployedAt": iso(self.genesis_ts), "startBlock": self.genesis_block}
+                "deployedAt": iso(self.genesis_ts), "startBlock": self.genesis_block,
+                "xcoreContracts": xcore_contracts(self.chain_id) if self.xcore is not None else {}}
 
     def deployment_info(self) -> dict:
         head = self.head()
@@ -533,6 +540,7 @@ class ChainSim:
             "unpricedTokens": [{"address": u.address, "symbol": u.symbol, "name": u.spec.name, "decimals": u.decimals}
                                for u in (self.unpriced,)],
             "vaultContracts": self.vaults.contracts,
+            "xcoreContracts": xcore_contracts(self.chain_id) if self.xcore is not None else {},
             "vaults": [{
                 "key": v.key, "address": v.address, "kind": v.kind, "strategy": v.strategy,
                 "pool": v.pool.address, "createdAtTimestamp": v.created_ts, "createdAtBlock": v.created_block,

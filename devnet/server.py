@@ -34,7 +34,8 @@ from devnet.synth import scaled_params
 from devnet.sim.bridge import BridgeBook, chain_facts
 from devnet.rpc.node import RpcNode
 from devnet.subgraph.service import SubgraphService
-from devnet import truth_bridge, truth_governance
+from devnet import truth_bridge, truth_governance, xcore_service
+from devnet.sim.xcore import XcoreBook
 
 log = logging.getLogger("devnet")
 
@@ -81,6 +82,9 @@ class DevnetState:
     started_at: float = field(default_factory=time.time)
     build_seconds: dict[int, float] = field(default_factory=dict)  # per chain: generation + indexes
     bridge: BridgeBook | None = None  # the cross-chain messages of every chain (sim/bridge.py)
+    xcore: XcoreBook | None = None  # the escrow-share token on 56 and its representations (sim/xcore.py)
+    # whether /book lists the `xcore` feature (the product's book parser rejects features it does not know)
+    book_xcore_feature: bool = False
 
     # per (chain, target) with a "hung" fault: the event its held requests wait on, and how many
     # wait (both live on the server's event loop: only its handlers touch them)
@@ -145,7 +149,8 @@ def resolve_genesis(data_dir: Path | None, chain_id: int, seed: int, history_day
 def build_state(*, seed: int = 56, history_days: float | None = None, chains=None, scale: float = 1.0,
                 genesis_ts: int | None = None, now: int | None = None, manual_clock: bool = False,
                 data_dir: Path | None = None, contracts: dict[int, dict[str, str]] | None = None,
-                pools: int | None = None, tokens: int | None = None) -> DevnetState:
+                pools: int | None = None, tokens: int | None = None, book_xcore_feature: bool = False
+                ) -> DevnetState:
     """Build every chain's simulation and generate its history (logs progress).
 
     chains: default every chain with parameters. history_days: None = each chain's own length,
@@ -188,7 +193,9 @@ def build_state(*, seed: int = 56, history_days: float | None = None, chains=Non
                  "%d votes, %d claims", cid, took, timings[cid], n["swaps"], n["bribes"], n["locks"], n["votes"],
                  n["claims"])
     bridge = _build_bridge(runtimes, seed, history_days, data_dir, start_now)
-    return DevnetState(clock=clock, chains=runtimes, build_seconds=timings, bridge=bridge)
+    xcore = xcore_service.attach(runtimes, seed, bridge.chains, log)
+    return DevnetState(clock=clock, chains=runtimes, build_seconds=timings, bridge=bridge, xcore=xcore,
+                       book_xcore_feature=book_xcore_feature)
 
 
 def _build_bridge(runtimes: dict[int, ChainRuntime], seed: int, history_days: float | None, data_dir: Path | None,
@@ -542,11 +549,14 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
             return _json({"error": f"at is after now ({now}): boundaries are at most now + 1"}, 400)
         return _json(truth_bridge.bridge_truth(state.bridge, at))
 
+    xcore_service.add_routes(app, state)
+
     @app.get("/book")
     async def book(request: Request):
         """The served chains as the product's chain book (its `CHAIN_BOOK` configuration)."""
         base = f"{request.scheme}://{request.host}"
-        return _json(chain_book(base, {cid: rt.sim.book_facts() for cid, rt in state.chains.items()}))
+        return _json(chain_book(base, {cid: rt.sim.book_facts() for cid, rt in state.chains.items()},
+                                state.book_xcore_feature))
 
     @app.get("/chains/<chain_id:int>/deployment")
     async def deployment(request: Request, chain_id: int):
@@ -679,6 +689,7 @@ def serve(config: DevnetConfig | None = None, host: str | None = None, port: int
         chains=list(chains) if chains else list(config.chains), scale=scale, genesis_ts=genesis_ts, now=now,
         manual_clock=manual_clock, data_dir=config.data_dir,
         pools=config.pools if pools is None else pools, tokens=config.tokens if tokens is None else tokens,
+        book_xcore_feature=config.book_xcore_feature,
     )
     app = create_app(state, "devnet")
     log.info(_summary(state, f"http://{host}:{port}"))
@@ -708,12 +719,14 @@ class DevnetServer:
     def __init__(self, *, seed: int = 56, history_days: float = 10, chains=(56,), scale: float = 1.0,
                  genesis_ts: int | None = None, now: int | None = None, manual_clock: bool = True,
                  host: str = "127.0.0.1", port: int = 0, data_dir: Path | None = None,
-                 state: DevnetState | None = None, pools: int | None = None, tokens: int | None = None):
+                 state: DevnetState | None = None, pools: int | None = None, tokens: int | None = None,
+                 book_xcore_feature: bool = False):
         self.host = host
         self._port = port
         self.state = state or build_state(seed=seed, history_days=history_days, chains=chains, scale=scale,
                                           genesis_ts=genesis_ts, now=now, manual_clock=manual_clock,
-                                          data_dir=data_dir, pools=pools, tokens=tokens)
+                                          data_dir=data_dir, pools=pools, tokens=tokens,
+                                          book_xcore_feature=book_xcore_feature)
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server = None

@@ -265,4 +265,5 @@ class XcoreView:
 
 
 __all__ = ["CANONICAL", "E18", "KINDS", "PENALTY_BPS", "RATE_KINDS", "REMOTES", "WALLETS", "XCORE_CHAINS",
-           "ChainLedger", "Message", "XcoreBook", "XcoreView", "adapter_address", "ratio_of", "xcore_address", "xcore_contracts"]
+           "ChainLedger", "Message", "XcoreBook", "XcoreView", "adapter_address", "ratio_of", "xcore_address",
+           "xcore_contracts"]

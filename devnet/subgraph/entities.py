@@ -12,6 +12,7 @@ from devnet.subgraph.schema import Units
 from devnet.subgraph.store import EventStore
 from devnet.subgraph.vault_entities import vault_stores, vaults_state
 from devnet.subgraph.bridge_entities import bridge_event_store
+from devnet.subgraph.xcore_entities import xcore_event_store
 from devnet.subgraph.governance_entities import gauge_epochs, gauge_events, vote_event_store
 
 
@@ -390,6 +391,7 @@ def build_stores(sim) -> dict[str, EventStore]:
         **vault_stores(sim),
         "VoteEvent": vote_event_store(sim),
         "BridgeEvent": bridge_event_store(sim),
+        "XcoreEvent": xcore_event_store(sim),
         "Swap": EventStore("Swap", lambda: sim.swaps, lambda s: s.ts, lambda s: s.id,
                            {"pool": lambda s: s.pool.id}, _swap_view, ("timestamp", "blockNumber")),
         "PoolHourData": EventStore("PoolHourData", lambda: sim.hour_rows, lambda r: r["periodStartUnix"], id_key,

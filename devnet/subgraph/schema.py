@@ -156,6 +156,16 @@ ENTITIES: dict[str, list[tuple[str, str]]] = {
         ("amountRaw", "BigInt"), ("reason", "String"), ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"),
         ("transactionHash", "String!"), ("logIndex", "BigInt!"),
     ],
+    # the escrow-share token (devnet/sim/xcore.py): raw integers (18 decimals; ratios CORE per xCORE
+    # x 1e18, rounded down); supply/backing/adapterLocked after the event; ratio, backing and
+    # adapterLocked null on a representation's chain, bridge fields null for the other kinds
+    "XcoreEvent": [
+        ("id", "ID!"), ("chainId", "Int!"), ("kind", "String!"), ("account", "String"), ("amount", "BigInt"),
+        ("shares", "BigInt!"), ("penalty", "BigInt"), ("oldRatio", "BigInt"), ("newRatio", "BigInt"),
+        ("supply", "BigInt!"), ("backing", "BigInt"), ("adapterLocked", "BigInt"), ("epoch", "BigInt!"),
+        ("guid", "String"), ("srcChainId", "Int"), ("dstChainId", "Int"), ("timestamp", "BigInt!"),
+        ("blockNumber", "BigInt!"), ("transactionHash", "String!"), ("logIndex", "BigInt!"),
+    ],
 }
 
 # entity -> (singular query field, plural query field)
@@ -184,6 +194,7 @@ QUERY_FIELDS: dict[str, tuple[str, str]] = {
     "VaultHourData": ("vaultHourData", "vaultHourDatas"),
     "VaultDayData": ("vaultDayData", "vaultDayDatas"),
     "BridgeEvent": ("bridgeEvent", "bridgeEvents"),
+    "XcoreEvent": ("xcoreEvent", "xcoreEvents"),
 }
 
 SCALARS = {"ID", "String", "Int", "BigInt", "BigDecimal", "Boolean"}
