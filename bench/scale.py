@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
-import json
 import multiprocessing
 import os
 import shutil
@@ -249,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         say(f"devnet ready in {devnet_s:.1f} s (wall, process start to /health)")
 
         from ve_analytics.cli.stack import write_devnet_book
-        from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, floor_to, iso
+        from ve_analytics.core.epochs import DAY, HOUR, QUARTER_HOUR, floor_to
         from ve_analytics.core.partition_keys import RANGE_END_TAG, RANGE_START_TAG, day_key, snapshot_day_key, snapshot_tags
         from ve_analytics.core.pipeline_names import history_job, snapshot_job
         from ve_analytics.assets.publication import published_times
@@ -398,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
             stats = pstats.Stats(profiles[cid])
             say(f"\ncProfile (CPU time) of chain {cid}'s snapshot run, the costliest; top 25 by own time:")
             stats.sort_stats("tottime").print_stats(25)
-            say(f"the project's functions by cumulative CPU time (top 25):")
+            say("the project's functions by cumulative CPU time (top 25):")
             stats.sort_stats("cumulative").print_stats(r"/(assets|readers|core|warehouse|orchestration)/", 25)
             sys.stdout.flush()
         if not args.no_discovery:  # 5. /v1 discovery pages on this warehouse (bench/discovery.py)

@@ -67,6 +67,13 @@ class RecordingBook(QueryBook):
         return orjson.Fragment(client.raw_query(text, parameters=bound, settings=JSON_SETTINGS, fmt=JSON_FORMAT))
 
 
+class _Unkept:
+    """The worker's memo as a traced handler sees it: what it memoizes (a live chain read) is read."""
+
+    async def get(self, key: Any, ttl: float, compute: Any) -> Any:
+        return await compute()
+
+
 def resolve_snapshot(client: Any, book: QueryBook, chain_id: int) -> Snapshot:
     """The chain's latest snapshot (what the API's snapshot pointer holds), on a sync client."""
     query = book[LATEST_SNAPSHOT]
@@ -134,7 +141,8 @@ def trace_route(family: Family, url: str, client: Any, settings: Any) -> tuple[R
     selected = selected_chains(params)
     covered = resolve_coverage(client, book, settings, selected, route) if route.multichain else None
     cursors = codec_for(settings.cursor_secrets) if route.paginated else None  # the API's own secrets (VEA_DATA_DIR)
-    app = SimpleNamespace(ctx=SimpleNamespace(client=client, settings=settings, cursors=cursors))
+    app = SimpleNamespace(ctx=SimpleNamespace(client=client, settings=settings, cursors=cursors, memo=_Unkept(),
+                                              chain_readers={}))
     ctx = RequestContext(app, route, params, snapshot, family.chain_id, book, coverage=covered)  # type: ignore[arg-type]
     asyncio.run(route.handler(ctx))
     return route, snapshot, book.calls

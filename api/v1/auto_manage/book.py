@@ -11,7 +11,7 @@ has null figures, never zeros. The estimated APR comes from the trailing week of
 """
 from __future__ import annotations
 
-import logging
+import asyncio
 from typing import Any
 
 from ...errors import ApiError
@@ -20,8 +20,6 @@ from ...vaults import sources
 from ...vaults.chain import BookState
 from .events import VAULT_NOT_FOUND
 from .records import indexed_record, live_record, unread_record
-
-log = logging.getLogger("api")
 
 LIVE_READ_FAILED = "live_read_failed"  # the vault's own reads reverted or failed at the live block
 RPC_UNAVAILABLE = "rpc_unavailable"  # the chain's RPC did not answer
@@ -36,15 +34,17 @@ async def _live(ctx: RequestContext, cid: int) -> BookState | None:
 
 async def _records(ctx: RequestContext, address: str = "") -> list[dict[str, Any]]:
     chains = ctx.coverage.require_usable()
-    rows = await ctx.rows("auto_vaults", chain_ids=[c.chain_id for c in chains],
-                          snapshots=[c.snapshot.param for c in chains], address=address)
+    selected = [(c, [v for v in ctx.settings.vaults(c.chain_id) if not address or v.address.lower() == address])
+                for c in chains]
+    selected = [(c, configs) for c, configs in selected if configs]
+    # the warehouse query and the chains' live reads overlap
+    rows, *books = await asyncio.gather(
+        ctx.rows("auto_vaults", chain_ids=[c.chain_id for c in chains], snapshots=[c.snapshot.param for c in chains],
+                 address=address),
+        *(_live(ctx, c.chain_id) for c, _ in selected))
     indexed = {(int(r["chain_id"]), r["vault_address"]): r for r in rows}
     out = []
-    for c in chains:
-        configs = [v for v in ctx.settings.vaults(c.chain_id) if not address or v.address.lower() == address]
-        if not configs:
-            continue
-        book = await _live(ctx, c.chain_id)
+    for (c, configs), book in zip(selected, books):
         for cfg in configs:
             row = indexed.get((c.chain_id, cfg.address.lower()))
             live = book.find(cfg.address) if book is not None else None

@@ -17,12 +17,12 @@ from typing import Any
 from ...cursors import filters_digest
 from ...errors import ApiError
 from ...routes import RequestContext, runs
-from ....core.pool_prices import cl_price, tick_price
+from ....core.pool_prices import cl_price
 from ..common.decimals import decimal_text, fraction_text
 from ..common.events_coverage import indexed_coverage, mark_incomplete
 from ..common.flows import stamp
 from ..common.traversal import one_page, traversal
-from .records import amount
+from .records import amount, tick_price_text
 
 CURSOR_FORMAT = 1
 VAULT_NOT_FOUND = "vault_not_found"
@@ -36,8 +36,8 @@ def _pair(raw0: str | None, raw1: str | None, v: dict[str, Any]) -> dict[str, An
 
 def _range(lower: int, upper: int, v: dict[str, Any]) -> dict[str, Any]:
     d0, d1 = v["token0_decimals"], v["token1_decimals"]
-    return {"tickLower": lower, "tickUpper": upper, "priceLower": fraction_text(tick_price(lower, d0, d1)),
-            "priceUpper": fraction_text(tick_price(upper, d0, d1))}
+    return {"tickLower": lower, "tickUpper": upper, "priceLower": tick_price_text(lower, d0, d1),
+            "priceUpper": tick_price_text(upper, d0, d1)}
 
 
 def _head(r: dict[str, Any]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ first indexed hour while the chain's vault history covers it (`before_vault_depl
 the snapshot's UTC day (the running day is partial, as of its last indexed block)."""
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from ...errors import ApiError
@@ -43,18 +44,18 @@ async def history(ctx: RequestContext) -> dict[str, Any]:
         raise ApiError(400, INVALID_RANGE, f"interval=1h spans at most {MAX_HOURLY_DAYS} days; got days={p['days']} "
                        "(use interval=1d for longer)", details={"maximum": MAX_HOURLY_DAYS})
     chain = ctx.coverage.require_usable()[0]
-    rows = await ctx.rows("vault_identity", chain_id=cid, address=address, snapshot_at=chain.snapshot.param)
-    if not rows or address not in {v.address.lower() for v in ctx.settings.vaults(cid)}:
-        raise ApiError(404, VAULT_NOT_FOUND, f"{address} is not an auto-managed vault of chain {cid} at its published "
-                       "snapshot (GET /v1/auto-manage/vaults lists them)", details={"chainId": cid, "vault": address})
-    v = rows[0]
     step = HOUR if hourly else DAY
     snap = chain.snapshot.unix
     end = snap - snap % HOUR if hourly else snap - snap % DAY + DAY
     start = end - p["days"] * DAY
-    found = await ctx.rows("auto_vault_history", chain_id=cid, address=address, hourly=int(hourly),
-                           **{"from": stamp(start).replace("T", " ").rstrip("Z"),
-                              "to": stamp(end).replace("T", " ").rstrip("Z")})
+    rows, found = await asyncio.gather(  # independent: run together
+        ctx.rows("vault_identity", chain_id=cid, address=address, snapshot_at=chain.snapshot.param),
+        ctx.rows("auto_vault_history", chain_id=cid, address=address, hourly=int(hourly),
+                 **{"from": stamp(start).replace("T", " ").rstrip("Z"), "to": stamp(end).replace("T", " ").rstrip("Z")}))
+    if not rows or address not in {v.address.lower() for v in ctx.settings.vaults(cid)}:
+        raise ApiError(404, VAULT_NOT_FOUND, f"{address} is not an auto-managed vault of chain {cid} at its published "
+                       "snapshot (GET /v1/auto-manage/vaults lists them)", details={"chainId": cid, "vault": address})
+    v = rows[0]
     by_start = {int(r["start"]): r for r in found}
     first = next((int(r["first_hour"]) for r in found if r["first_hour"]), None)
     covered_from, covered_through = v["events_from"], v["events_through"]

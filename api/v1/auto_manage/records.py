@@ -5,6 +5,7 @@ and decimals truncated at 36 places."""
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from ...vaults.chain import BookState, VaultState
@@ -18,6 +19,12 @@ from ..common.flows import stamp
 MIN_APR_HOURS = 24  # fewer indexed hours in the trailing week: no estimate
 YEAR_SECONDS = 365 * DAY  # APRs here annualise by 365 days, as the pools' and gauges' do
 APR_STATUSES = ("estimated", "insufficient_history", "unpriced", "no_liquidity")
+
+
+@lru_cache(maxsize=4096)  # range bounds repeat (a reset's range is the next one's before); about 200 bytes each
+def tick_price_text(tick: int, decimals0: int, decimals1: int) -> str | None:
+    """token1 per token0 at a tick boundary, as served."""
+    return fraction_text(tick_price(tick, decimals0, decimals1))
 
 
 def _lower(address: str | None) -> str | None:
@@ -91,8 +98,8 @@ def _range(s: dict[str, Any]) -> dict[str, Any] | None:
         return None
     sqrt_price = None if s["sqrt_price"] is None else int(s["sqrt_price"])
     price = None if sqrt_price is None else cl_price(sqrt_price, d0, d1)
-    return {"tickLower": lower, "tickUpper": upper, "priceLower": fraction_text(tick_price(lower, d0, d1)),
-            "priceUpper": fraction_text(tick_price(upper, d0, d1)), "tick": tick,
+    return {"tickLower": lower, "tickUpper": upper, "priceLower": tick_price_text(lower, d0, d1),
+            "priceUpper": tick_price_text(upper, d0, d1), "tick": tick,
             "sqrtPriceX96": None if sqrt_price is None else str(sqrt_price),
             "price": None if price is None else fraction_text(price),
             "inRange": None if tick is None else lower <= tick < upper}
