@@ -43,7 +43,7 @@ class DevnetConfig:
     # processes answering on the port (forked once the history is built, sharing it copy-on-write);
     # the control routes (faults, clock) act on the process that answers them, so tests use one
     workers: int = 1
-    # list the `xcore` feature in /book (DEVNET_BOOK_XCORE_FEATURE=1) once the product's book parser knows it
+    # list the `xcore` feature and contracts in /book (DEVNET_BOOK_XCORE_FEATURE=1) once the product indexes it
     book_xcore_feature: bool = False
 
     @property

@@ -35,9 +35,9 @@ def chain_book(base_url: str, chains: dict[int, dict], xcore_feature: bool = Fal
     `vaults` as `{"key", "address", "kind"}` entries, `features` (booleans), `deployedAt` (ISO
     8601 UTC of the genesis) and `startBlock` (the genesis block). Vault fields only on chains
     with vaults; `bridge` ({eid, confirmations, oapp}) on chains whose simulation has bridge messages;
-    `xcoreContracts` ({xcore[, xcoreAdapter]}) join `contracts` on chains with xCORE. The `xcore`
-    feature is left out unless `xcore_feature`: the product's book parser rejects a feature it does
-    not know, and it does not know this one yet.
+    `xcoreContracts` ({xcore[, xcoreAdapter]}) join `contracts` on chains with xCORE, and the `xcore`
+    feature is listed, only with `xcore_feature`: the product's book parser rejects a feature it does
+    not know, and a contract of a feature it does not index would read as infrastructure.
     """
     out = []
     for cid, facts in chains.items():
@@ -51,7 +51,7 @@ def chain_book(base_url: str, chains: dict[int, dict], xcore_feature: bool = Fal
             "nativeSymbol": d.native_symbol,
             "subgraphUrl": f"{base_url}/chains/{cid}/subgraph",
             "rpcUrl": f"{base_url}/chains/{cid}/rpc",
-            "contracts": {**d.contracts, **(facts.get("xcoreContracts") or {})},
+            "contracts": {**d.contracts, **((facts.get("xcoreContracts") or {}) if xcore_feature else {})},
             "foundationWallet": d.foundation_wallet,
             "features": {k: v for k, v in facts["features"].items() if k != "xcore" or xcore_feature},
             "deployedAt": facts["deployedAt"],
