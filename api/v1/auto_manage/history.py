@@ -16,8 +16,8 @@ from ..common.decimals import decimal_text
 from ..common.flows import stamp
 from .events import VAULT_NOT_FOUND
 from .records import amount
+from ..common.ranges import INVALID_RANGE
 
-INVALID_RANGE = "invalid_range"
 MAX_HOURLY_DAYS = 90  # 2,160 hourly periods, as /v1/protocol/history
 BEFORE_DEPLOYMENT, NOT_INDEXED = "before_vault_deployment", "not_indexed"
 

@@ -9,6 +9,7 @@ from ...schema import array_of, ref
 from ...validation import Param
 from ...vaults.sources import BOOK_TTL_SECONDS
 from ..common.params import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS, PATH_CHAIN_ID
+from ..common.ranges import INVALID_RANGE
 from . import book, events, history
 from .schemas import SCHEMAS as EVENT_SCHEMAS
 from .vault_schemas import SCHEMAS as VAULT_SCHEMAS
@@ -66,7 +67,7 @@ ROUTES = (
                   Param("days", "integer", f"Days of periods (1h: at most {history.MAX_HOURLY_DAYS})", default=30,
                         minimum=1, maximum=3660)),
           cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True, feature="vaults", tags=("auto-manage",),
-          errors=(CHAIN_UNAVAILABLE_DOC, NOT_FOUND, ErrorDoc(400, history.INVALID_RANGE, "interval=1h with more than "
+          errors=(CHAIN_UNAVAILABLE_DOC, NOT_FOUND, ErrorDoc(400, INVALID_RANGE, "interval=1h with more than "
                                                              f"{history.MAX_HOURLY_DAYS} days.")),
           description="The vault's shares, amounts, TVL, share price, gross harvested USD and deposit and withdrawal "
                       "counts at the end of every hour or UTC day of the range, oldest first, as its chain's vault "

@@ -29,40 +29,14 @@ from ....core.prices import (
 )
 from ..common.traversal import digest, pinned, vector_of
 from ..common.observations import observation
-from ..common.prices import INVALID_TO, TOKEN_NOT_FOUND
+from ..common.prices import TOKEN_NOT_FOUND
+from ..common.ranges import DEFAULT_SPAN, EARLIEST, invalid_range, range_issue
 from ....core import clock
 
 CURSOR_FORMAT = 1
 # Bump when the sample selection or the gap rules change: running traversals then restart.
 POLICY_VERSION = 1
-DEFAULT_SPAN = DAY  # `from` defaults to 24 hours before the end
-EARLIEST = "earliest"
-
-INVALID_RANGE = "invalid_range"
 SOURCE_CHANGED = "price_history_source_changed"
-COARSER = {"15m": "1h", "1h": "1d"}
-
-
-def invalid_range(message: str) -> ApiError:
-    return ApiError(400, INVALID_RANGE, message)
-
-
-def range_issue(to_param: int | None, now: int, start: int | None, end: int, interval: str) -> ApiError | None:
-    """What is wrong with the requested range (None: nothing, or its start is still `earliest`)."""
-    if to_param is not None and to_param > now:
-        return ApiError(400, INVALID_TO, f"to ({iso(to_param)}) is later than the server time ({iso(now)}); omit it "
-                        "for the server time")
-    if start is None:
-        return None
-    if start >= end:
-        return invalid_range(f"from ({iso(start)}) must be before to ({iso(end)})")
-    cap = INTERVALS[interval][1]
-    if end - start > cap:
-        coarser = COARSER.get(interval)
-        hint = f"; use interval={coarser} or a shorter range" if coarser else "; page a shorter range"
-        return invalid_range(f"interval {interval} spans at most {cap // DAY} days; the range is {end - start} seconds "
-                             f"long (at most {cap}){hint}")
-    return None
 
 
 def require_token(found: dict[str, Any], chain_id: int, address: str) -> None:

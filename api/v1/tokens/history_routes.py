@@ -6,14 +6,13 @@ from ...cursors import CURSOR_EXPIRED, MAX_CURSOR_CHARS
 from ...routes import ErrorDoc, Route
 from ...schema import ref
 from ...validation import Param
-from ....core.epochs import DAY
 from ....core.prices import INTERVALS
 from . import history as price_history
 from ..common.params import CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS, PATH_CHAIN_ID
 from ..common.prices import TOKEN_NOT_FOUND
+from ..common.ranges import CAPS, INVALID_RANGE
 
 MAX_PAGE, DEFAULT_PAGE = 500, 200
-CAPS = ", ".join(f"{name}: {cap // DAY} days" for name, (_, cap) in INTERVALS.items())
 
 PARAMS = (
     PATH_CHAIN_ID,
@@ -33,7 +32,7 @@ ERRORS = (
     CHAIN_UNAVAILABLE_DOC,
     ErrorDoc(404, TOKEN_NOT_FOUND, "No published snapshot of the chain lists the token and no valuation "
              "holds it, or the curation publication blocks it."),
-    ErrorDoc(400, price_history.INVALID_RANGE, f"from is not before to, or the range is longer than the interval allows "
+    ErrorDoc(400, INVALID_RANGE, f"from is not before to, or the range is longer than the interval allows "
              f"({CAPS}; the message suggests a coarser interval), or from=earliest on a chain without recorded market "
              "activity."),
     ErrorDoc(400, CURSOR_EXPIRED, "The cursor is older than 24 hours, was issued by an earlier release, or the curation "
