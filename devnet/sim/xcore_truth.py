@@ -86,13 +86,19 @@ def state(book: XcoreBook, at: dict[int, int], served: set[int]) -> dict:
     flight = {"out": 0, "back": 0}
     counts = {"out": 0, "back": 0}
     skew = {"out": 0, "back": 0}
+    by_chain = {str(d): {"out": 0, "back": 0, "outCount": 0, "backCount": 0, "skewOut": 0, "skewBack": 0}
+                for d in REMOTES}
     for m in book.messages:
         sent_seen, delivered_seen = m.sent <= at[m.src], m.delivered <= at[m.dst]
+        mine = by_chain[str(m.dst if m.direction == "out" else m.src)]
         if sent_seen and not delivered_seen:
             flight[m.direction] += m.shares
             counts[m.direction] += 1
+            mine[m.direction] += m.shares
+            mine[m.direction + "Count"] += 1
         elif delivered_seen and not sent_seen:  # the observers' instants differ by more than the delay
             skew[m.direction] += m.shares
+            mine["skew" + m.direction.capitalize()] += m.shares
     if locked != remote + flight["out"] + flight["back"] - skew["out"] - skew["back"]:
         raise RuntimeError("xCORE: the adapter's shares do not reconcile with the bridged supply")
     return {
@@ -103,7 +109,9 @@ def state(book: XcoreBook, at: dict[int, int], served: set[int]) -> dict:
         "canonicalSupply": str(supply), "adapterLocked": str(locked), "remoteSupply": str(remote),
         "chains": chains,
         "inFlight": {"out": str(flight["out"]), "back": str(flight["back"]), "outCount": counts["out"],
-                     "backCount": counts["back"]},
+                     "backCount": counts["back"],
+                     "byChain": {d: {k: v if k.endswith("Count") else str(v) for k, v in f.items()}
+                                 for d, f in by_chain.items()}},
         "observerSkew": {"out": str(skew["out"]), "back": str(skew["back"])},
         "unreconciled": str(locked - remote), "reconciled": locked == remote,
     }
