@@ -211,9 +211,17 @@ def test_supply_is_counted_once_and_the_bridged_shares_reconcile(http, canonical
     t = NOW - 20 * HOUR
     tr = get(http, "/chains/56/truth/xcore", at=f"56:{t},8453:{t + 3 * HOUR},4663:{t - 3 * HOUR}")
     remote = sum(int(tr["chains"][str(d)]["supply"]) for d in (8453, 4663))
-    flight = sum(int(v) for k, v in tr["inFlight"].items() if not k.endswith("Count"))
+    flight = int(tr["inFlight"]["out"]) + int(tr["inFlight"]["back"])
     skew = sum(int(v) for v in tr["observerSkew"].values())
     assert int(tr["adapterLocked"]) == remote + flight - skew and skew > 0
+    # the per-chain break-down adds up to the totals, so a client covering some chains can check its part
+    by_chain = tr["inFlight"]["byChain"]
+    assert set(by_chain) == {"8453", "4663"}
+    for key in ("out", "back", "outCount", "backCount"):
+        assert sum(int(c[key]) for c in by_chain.values()) == int(tr["inFlight"][key])
+    for key in ("out", "back"):
+        skew_key = "skew" + key.capitalize()
+        assert sum(int(c[skew_key]) for c in by_chain.values()) == int(tr["observerSkew"][key])
 
 
 def test_account_balances_equal_the_sum_of_their_events(http, state):
