@@ -15,7 +15,6 @@ digest as the latest is not written again; a changed source under the published 
 # No `from __future__ import annotations`: Dagster reads the asset's parameter types (its config
 # class) at definition time.
 import json
-import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path

@@ -207,7 +207,7 @@ class _Template:
 
 
 def _int_nodes(doc) -> dict[int, Any]:
-    from graphql.language import IntValueNode, Visitor, visit
+    from graphql.language import Visitor, visit
 
     found: dict[int, Any] = {}
 
