@@ -36,9 +36,11 @@ STATS_CHAIN_ID = 56  # the chain of the /api/stats and /api/v1 families
 # `clPools` (pool kinds), `clTicks` (tick tables of CL pools), `gauges`, `gaugePools` (the Voter maps
 # each gauge to its pool, or a system gauge to its target: poolForGauge), `votingEscrow`, `bribes`,
 # `vaults` (auto vaults: their assets exist only on chains with this feature and configured vaults),
-# `bridge` (the core token's cross-chain messages: the entry's `bridge` names its endpoint id).
+# `bridge` (the core token's cross-chain messages: the entry's `bridge` names its endpoint id),
+# `xcore` (the escrow-share token: `contracts.xcore` names it on every chain that has it,
+# `contracts.xcoreAdapter` only on its canonical chain, the one holding the backing).
 FEATURES = ("pools", "v2Pools", "stablePools", "clPools", "clTicks", "gauges", "gaugePools", "votingEscrow", "bribes",
-            "vaults", "bridge")
+            "vaults", "bridge", "xcore")
 STATS_SNAPSHOT_DAYS = 30  # chain 56: /api/stats history defaults to 30 days of snapshots
 SNAPSHOT_DAYS = 7  # every other chain: the longest 15-minute price-history range
 
@@ -87,6 +89,15 @@ class ChainConfig:
     @property
     def has_bridge(self) -> bool:
         return self.supports("bridge") and self.bridge is not None
+
+    @property
+    def has_xcore(self) -> bool:
+        return self.supports("xcore") and "xcore" in self.contracts
+
+    @property
+    def xcore_canonical(self) -> bool:
+        """The chain holds xCORE's backing (its adapter locks the shares bridged away)."""
+        return self.has_xcore and "xcoreAdapter" in self.contracts
 
     @property
     def finality_seconds(self) -> int:

@@ -43,8 +43,6 @@ class DevnetConfig:
     # processes answering on the port (forked once the history is built, sharing it copy-on-write);
     # the control routes (faults, clock) act on the process that answers them, so tests use one
     workers: int = 1
-    # list the `xcore` feature and contracts in /book (DEVNET_BOOK_XCORE_FEATURE=1) once the product indexes it
-    book_xcore_feature: bool = False
 
     @property
     def url(self) -> str:
@@ -63,5 +61,4 @@ class DevnetConfig:
             pools=_opt(int, "DEVNET_POOLS"),
             tokens=_opt(int, "DEVNET_TOKENS"),
             workers=int(_env("DEVNET_WORKERS", "1")),
-            book_xcore_feature=_env("DEVNET_BOOK_XCORE_FEATURE", "0").lower() in ("1", "true", "yes"),
         )

@@ -28,16 +28,14 @@ def vault_fee_recipient(chain_id: int) -> str:
     return label_address(chain_id, "vaultFeeRecipient")
 
 
-def chain_book(base_url: str, chains: dict[int, dict], xcore_feature: bool = False) -> dict:
+def chain_book(base_url: str, chains: dict[int, dict]) -> dict:
     """The book of the served chains in the product's configuration format (`CHAIN_BOOK`).
 
     `chains` maps a chain id to what the simulation knows of it (`ChainSim.book_facts()`):
     `vaults` as `{"key", "address", "kind"}` entries, `features` (booleans), `deployedAt` (ISO
     8601 UTC of the genesis) and `startBlock` (the genesis block). Vault fields only on chains
     with vaults; `bridge` ({eid, confirmations, oapp}) on chains whose simulation has bridge messages;
-    `xcoreContracts` ({xcore[, xcoreAdapter]}) join `contracts` on chains with xCORE, and the `xcore`
-    feature is listed, only with `xcore_feature`: the product's book parser rejects a feature it does
-    not know, and a contract of a feature it does not index would read as infrastructure.
+    `xcoreContracts` ({xcore[, xcoreAdapter]}) join `contracts` on chains with xCORE.
     """
     out = []
     for cid, facts in chains.items():
@@ -51,9 +49,9 @@ def chain_book(base_url: str, chains: dict[int, dict], xcore_feature: bool = Fal
             "nativeSymbol": d.native_symbol,
             "subgraphUrl": f"{base_url}/chains/{cid}/subgraph",
             "rpcUrl": f"{base_url}/chains/{cid}/rpc",
-            "contracts": {**d.contracts, **((facts.get("xcoreContracts") or {}) if xcore_feature else {})},
+            "contracts": {**d.contracts, **(facts.get("xcoreContracts") or {})},
             "foundationWallet": d.foundation_wallet,
-            "features": {k: v for k, v in facts["features"].items() if k != "xcore" or xcore_feature},
+            "features": facts["features"],
             "deployedAt": facts["deployedAt"],
             "startBlock": facts["startBlock"],
         }

@@ -83,8 +83,6 @@ class DevnetState:
     build_seconds: dict[int, float] = field(default_factory=dict)  # per chain: generation + indexes
     bridge: BridgeBook | None = None  # the cross-chain messages of every chain (sim/bridge.py)
     xcore: XcoreBook | None = None  # the escrow-share token on 56 and its representations (sim/xcore.py)
-    # whether /book lists the `xcore` feature (the product's book parser rejects features it does not know)
-    book_xcore_feature: bool = False
 
     # per (chain, target) with a "hung" fault: the event its held requests wait on, and how many
     # wait (both live on the server's event loop: only its handlers touch them)
@@ -149,7 +147,7 @@ def resolve_genesis(data_dir: Path | None, chain_id: int, seed: int, history_day
 def build_state(*, seed: int = 56, history_days: float | None = None, chains=None, scale: float = 1.0,
                 genesis_ts: int | None = None, now: int | None = None, manual_clock: bool = False,
                 data_dir: Path | None = None, contracts: dict[int, dict[str, str]] | None = None,
-                pools: int | None = None, tokens: int | None = None, book_xcore_feature: bool = False
+                pools: int | None = None, tokens: int | None = None
                 ) -> DevnetState:
     """Build every chain's simulation and generate its history (logs progress).
 
@@ -194,8 +192,7 @@ def build_state(*, seed: int = 56, history_days: float | None = None, chains=Non
                  n["claims"])
     bridge = _build_bridge(runtimes, seed, history_days, data_dir, start_now)
     xcore = xcore_service.attach(runtimes, seed, bridge.chains, log)
-    return DevnetState(clock=clock, chains=runtimes, build_seconds=timings, bridge=bridge, xcore=xcore,
-                       book_xcore_feature=book_xcore_feature)
+    return DevnetState(clock=clock, chains=runtimes, build_seconds=timings, bridge=bridge, xcore=xcore)
 
 
 def _build_bridge(runtimes: dict[int, ChainRuntime], seed: int, history_days: float | None, data_dir: Path | None,
@@ -555,8 +552,7 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
     async def book(request: Request):
         """The served chains as the product's chain book (its `CHAIN_BOOK` configuration)."""
         base = f"{request.scheme}://{request.host}"
-        return _json(chain_book(base, {cid: rt.sim.book_facts() for cid, rt in state.chains.items()},
-                                state.book_xcore_feature))
+        return _json(chain_book(base, {cid: rt.sim.book_facts() for cid, rt in state.chains.items()}))
 
     @app.get("/chains/<chain_id:int>/deployment")
     async def deployment(request: Request, chain_id: int):
@@ -689,7 +685,6 @@ def serve(config: DevnetConfig | None = None, host: str | None = None, port: int
         chains=list(chains) if chains else list(config.chains), scale=scale, genesis_ts=genesis_ts, now=now,
         manual_clock=manual_clock, data_dir=config.data_dir,
         pools=config.pools if pools is None else pools, tokens=config.tokens if tokens is None else tokens,
-        book_xcore_feature=config.book_xcore_feature,
     )
     app = create_app(state, "devnet")
     log.info(_summary(state, f"http://{host}:{port}"))
@@ -719,14 +714,12 @@ class DevnetServer:
     def __init__(self, *, seed: int = 56, history_days: float = 10, chains=(56,), scale: float = 1.0,
                  genesis_ts: int | None = None, now: int | None = None, manual_clock: bool = True,
                  host: str = "127.0.0.1", port: int = 0, data_dir: Path | None = None,
-                 state: DevnetState | None = None, pools: int | None = None, tokens: int | None = None,
-                 book_xcore_feature: bool = False):
+                 state: DevnetState | None = None, pools: int | None = None, tokens: int | None = None):
         self.host = host
         self._port = port
         self.state = state or build_state(seed=seed, history_days=history_days, chains=chains, scale=scale,
                                           genesis_ts=genesis_ts, now=now, manual_clock=manual_clock,
-                                          data_dir=data_dir, pools=pools, tokens=tokens,
-                                          book_xcore_feature=book_xcore_feature)
+                                          data_dir=data_dir, pools=pools, tokens=tokens)
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._server = None

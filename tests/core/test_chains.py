@@ -68,3 +68,16 @@ def test_a_bridge_entry_gives_the_chain_its_endpoint_and_finality(tmp_path):
         load_book(_book(tmp_path, {**ENTRY, "bridge": 30102}), {})
     with pytest.raises(ChainBookError, match="entry 0.*confirmations"):
         load_book(_book(tmp_path, {**ENTRY, "bridge": {"eid": 1, "oapp": oapp}}), {})
+
+
+def test_xcore_needs_its_token_named_and_the_canonical_chain_its_adapter(tmp_path):
+    token, adapter = "0x" + "ab" * 20, "0x" + "cd" * 20
+    entries = (ENTRY, {**ENTRY, "chainId": 8453, "contracts": {"xcore": token}},
+               {**ENTRY, "chainId": 4663, "contracts": {"xcore": token, "xcoreAdapter": adapter}},
+               {**ENTRY, "chainId": 1, "contracts": {"xcore": token, "xcoreAdapter": adapter},
+                "features": {"pools": True}})
+    book = load_book(_book(tmp_path, *entries), {})
+    assert {cid: (c.has_xcore, c.xcore_canonical) for cid, c in book.items()} == {
+        56: (False, False), 8453: (True, False), 4663: (True, True), 1: (False, False)}
+    with pytest.raises(ChainBookError, match="unknown feature"):
+        load_book(_book(tmp_path, {**ENTRY, "features": {"xCORE": True}}), {})

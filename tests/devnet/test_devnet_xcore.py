@@ -291,19 +291,12 @@ def test_same_seed_same_xcore_whatever_is_served_and_however_the_hours_are_reach
     assert [e["timestamp"] for e in changed.canonical.events] != [e["timestamp"] for e in ledgers[56].events]
 
 
-def test_book_contracts_feature_flag_and_route_errors(http, state):
+def test_book_contracts_feature_and_route_errors(http, state):
     book = {c["chainId"]: c for c in http.get("/book").json()["chains"]}
-    for cid in CHAINS:  # left out by default: the product does not index xCORE yet
-        assert "xcore" not in book[cid]["features"] and not {"xcore", "xcoreAdapter"} & set(book[cid]["contracts"])
-    state.book_xcore_feature = True
-    try:
-        book = {c["chainId"]: c for c in http.get("/book").json()["chains"]}
-        assert all(book[cid]["features"]["xcore"] is True for cid in CHAINS)
-        for cid in CHAINS:
-            assert book[cid]["contracts"]["xcore"] == label_address(cid, "xcore")
-            assert ("xcoreAdapter" in book[cid]["contracts"]) == (cid == 56)
-    finally:
-        state.book_xcore_feature = False
+    assert all(book[cid]["features"]["xcore"] is True for cid in CHAINS)
+    for cid in CHAINS:
+        assert book[cid]["contracts"]["xcore"] == label_address(cid, "xcore")
+        assert ("xcoreAdapter" in book[cid]["contracts"]) == (cid == 56)
     assert book[56]["contracts"]["xcoreAdapter"] == label_address(56, "xcoreAdapter")
     for path, status in (("/chains/56/truth/xcore?at=56-1", 400), (f"/chains/56/truth/xcore?at={NOW + 5}", 400),
                          ("/chains/56/truth/xcore?at=1:5", 400), ("/chains/1/truth/xcore", 404),
