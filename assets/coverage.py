@@ -46,16 +46,36 @@ def record_coverage(warehouse: Any, chain_id: int, *, heads: tuple[ChainReader, 
         observed.update(_heads(*heads))
     if not observed:
         return
-    now = to_datetime(clock.now())
-    names = list(observed)
     try:
         with warehouse.client() as client:
-            client.insert(
-                "chain_coverage",
-                [[chain_id] * len(names), names, [to_datetime(observed[n][0]) for n in names],
-                 [to_datetime(observed[n][1]) for n in names], [now] * len(names)],
-                column_names=["chain_id", "dataset", "first_at", "last_at", "updated_at"],
-                column_oriented=True, settings=dict(WRITE_SETTINGS, insert_deduplicate=0),
-            )
+            _insert(client, chain_id, observed)
     except Exception as exc:  # noqa: BLE001 - see the module docstring
-        log.warning("coverage of chain %s not recorded (%s): %s", chain_id, ", ".join(names), exc)
+        log.warning("coverage of chain %s not recorded (%s): %s", chain_id, ", ".join(observed), exc)
+
+
+def record_coverage_with(client: Any, chain_id: int, **ranges: Range) -> None:
+    """`record_coverage` through an open warehouse client (an asset step that holds one)."""
+    try:
+        _insert(client, chain_id, ranges)
+    except Exception as exc:  # noqa: BLE001 - see the module docstring
+        log.warning("coverage of chain %s not recorded (%s): %s", chain_id, ", ".join(ranges), exc)
+
+
+def recorded_until(client: Any, chain_id: int, dataset: str) -> int | None:
+    """The last second recorded for the chain's dataset (None: never recorded)."""
+    last = client.query("SELECT toInt64(toUnixTimestamp(max(last_at))), count() FROM chain_coverage "
+                        "WHERE chain_id = {c:UInt32} AND dataset = {d:String}",
+                        parameters={"c": chain_id, "d": dataset}).result_rows[0]
+    return int(last[0]) if last[1] else None
+
+
+def _insert(client: Any, chain_id: int, observed: dict[str, Range]) -> None:
+    now = to_datetime(clock.now())
+    names = list(observed)
+    client.insert(
+        "chain_coverage",
+        [[chain_id] * len(names), names, [to_datetime(observed[n][0]) for n in names],
+         [to_datetime(observed[n][1]) for n in names], [now] * len(names)],
+        column_names=["chain_id", "dataset", "first_at", "last_at", "updated_at"],
+        column_oriented=True, settings=dict(WRITE_SETTINGS, insert_deduplicate=0),
+    )

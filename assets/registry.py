@@ -16,6 +16,7 @@ from .market_snapshots import write_core_token, write_pools, write_protocol, wri
 from .snapshot_step import SnapshotStep
 from .tick_snapshots import write_ticks
 from .vault_snapshots import write_vaults
+from .xcore_snapshots import write_xcore
 
 
 @dataclass(frozen=True)
@@ -58,14 +59,21 @@ TICKS = SnapshotAsset("tick_snapshots", ("pool_tick_sets", "pool_tick_snap15m"),
                       "the tick lens with slot0() and liquidity() and verified: each distinct table once "
                       "(pool_tick_sets), a marker per pool and snapshot (pool_tick_snap15m).", write_ticks)
 
+XCORE = SnapshotAsset("xcore_snapshots", ("xcore_snap15m", "xcore_events"),
+                      "The escrow-share token at each snapshot block: rate, supply, backing and the adapter's locked "
+                      "shares on its canonical chain, a bridged representation's supply elsewhere (xcore_snap15m); "
+                      "its events since the recorded ones, up to the last snapshot block (xcore_events).", write_xcore)
+
 SNAPSHOT_ASSETS: tuple[SnapshotAsset, ...] = (TOKENS, POOLS, PROTOCOL, VE, GAUGES, FOUNDATION, KPIS, CORE_TOKEN, VAULTS,
-                                              TICKS)
+                                              TICKS, XCORE)
 SNAPSHOT_ASSET_NAMES = tuple(a.name for a in SNAPSHOT_ASSETS)
 
 
 def snapshot_assets_for(chain: ChainConfig) -> tuple[SnapshotAsset, ...]:
     """The snapshot assets a chain has: vault snapshots only where it supports and configures vaults,
-    tick snapshots only where it has concentrated-liquidity tick tables (clTicks)."""
+    tick snapshots only where it has concentrated-liquidity tick tables (clTicks), xCORE snapshots
+    only where its book names the token."""
     return tuple(a for a in SNAPSHOT_ASSETS
-                 if (a is not VAULTS or chain.has_vaults) and (a is not TICKS or chain.supports("clTicks")))
+                 if (a is not VAULTS or chain.has_vaults) and (a is not TICKS or chain.supports("clTicks"))
+                 and (a is not XCORE or chain.has_xcore))
 PUBLICATION = "snapshot_publication"  # the last asset of a snapshot run: marks its snapshots successful

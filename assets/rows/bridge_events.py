@@ -5,9 +5,8 @@ chain that emitted it. Amounts are raw integers in the token's units; generic me
 transfer) have no token, amount or wallets."""
 from __future__ import annotations
 
-from typing import Any
 
-from .values import columns, opt_int, ref_id, req_int
+from .values import columns, lower_text, opt_int, ref_id, req_int
 from ...core.epochs import to_datetime
 
 KINDS = ("PacketSent", "PacketVerified", "PacketDelivered", "LzReceiveAlert", "PacketBurnt")
@@ -18,10 +17,6 @@ FIELDS = ("id kind guid nonce srcEid dstEid srcChainId dstChainId sender receive
           "token { id symbol decimals } amountRaw reason timestamp blockNumber transactionHash logIndex")
 
 
-def _lower(value: Any) -> str:
-    return str(value or "").lower()
-
-
 def bridge_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
     rows = []
     for e in raw:
@@ -30,19 +25,19 @@ def bridge_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
         if kind not in KINDS:  # an event this release does not know: refused, not guessed at
             raise ValueError(f"{what}: unknown kind {kind!r}")
         rows.append({
-            "guid": _lower(e.get("guid")),
+            "guid": lower_text(e.get("guid")),
             "chain_id": chain_id,
-            "id": _lower(e.get("id")),
+            "id": lower_text(e.get("id")),
             "kind": kind,
             "nonce": req_int(e.get("nonce"), f"{what} nonce"),
             "src_chain_id": req_int(e.get("srcChainId"), f"{what} srcChainId"),
             "dst_chain_id": req_int(e.get("dstChainId"), f"{what} dstChainId"),
             "src_eid": req_int(e.get("srcEid"), f"{what} srcEid"),
             "dst_eid": req_int(e.get("dstEid"), f"{what} dstEid"),
-            "sender": _lower(e.get("sender")),
-            "receiver": _lower(e.get("receiver")),
-            "from_address": _lower(e.get("fromAddress")),
-            "to_address": _lower(e.get("toAddress")),
+            "sender": lower_text(e.get("sender")),
+            "receiver": lower_text(e.get("receiver")),
+            "from_address": lower_text(e.get("fromAddress")),
+            "to_address": lower_text(e.get("toAddress")),
             "token_address": ref_id(e.get("token")) or "",
             "token_symbol": str((e.get("token") or {}).get("symbol") or ""),
             "token_decimals": opt_int((e.get("token") or {}).get("decimals")),
@@ -50,7 +45,7 @@ def bridge_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
             "reason": str(e.get("reason") or ""),
             "block_timestamp": to_datetime(req_int(e.get("timestamp"), f"{what} timestamp")),
             "block_number": req_int(e.get("blockNumber"), f"{what} blockNumber"),
-            "transaction_hash": _lower(e.get("transactionHash")),
+            "transaction_hash": lower_text(e.get("transactionHash")),
             "log_index": req_int(e.get("logIndex"), f"{what} logIndex"),
         })
     return columns(COLUMNS, rows)

@@ -31,6 +31,11 @@ def req_int(value: Any, what: str) -> int:
     return int(value)
 
 
+def lower_text(value: Any) -> str:
+    """An optional text field (address, hash, id) lower-cased; '' where the upstream has none."""
+    return str(value or "").lower()
+
+
 def ref_id(value: Any) -> str | None:
     """A relation field, either `{id: ...}` or a bare id string, as a lower-case id."""
     if value is None:

@@ -30,7 +30,7 @@ def test_rows_modules_load_without_dagster():
     code = ("import sys, ve_analytics.assets.rows.market, ve_analytics.assets.rows.gauges, "
             "ve_analytics.assets.rows.vaults, ve_analytics.assets.rows.vault_history, ve_analytics.assets.rows.ve, "
             "ve_analytics.assets.rows.core_token, ve_analytics.assets.rows.hourly, "
-            "ve_analytics.assets.rows.governance_events; assert 'dagster' not in sys.modules")
+            "ve_analytics.assets.rows.governance_events, ve_analytics.assets.rows.xcore; assert 'dagster' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

@@ -69,12 +69,14 @@ def test_every_chain_of_the_book_gets_its_own_assets_jobs_schedules_and_checks(d
     for key in graph.asset_check_keys:
         by_chain.setdefault(key.asset_key.path[0], set()).add(key.name)
     assert by_chain == {"chain_56": CHECKS | VAULT_CHECKS, "chain_1": CHECKS}
-    # vaults only where the chain supports and configures them, ticks only where it has CL pools (not chain 1)
+    # vaults only where the chain supports and configures them, ticks only where it has CL pools (not chain 1),
+    # xCORE only where the book names the token
     names = {key.path[0]: set() for key in graph.get_all_asset_keys() if len(key.path) == 2}
     for key in graph.get_all_asset_keys():
         if len(key.path) == 2:
             names[key.path[0]].add(key.path[1])
-    assert names["chain_56"] - names["chain_1"] == {"vault_snapshots", "vault_history", "tick_snapshots"}
+    assert names["chain_56"] - names["chain_1"] == {"vault_snapshots", "vault_history", "tick_snapshots",
+                                                    "xcore_snapshots", "xcore_events"}
     # one curation publication over every chain, in its own group and job, not partitioned
     curation = defs.resolve_job_def("curation_job")
     assert [k.to_user_string() for k in curation.asset_layer.selected_asset_keys] == ["curation_publication"]

@@ -18,6 +18,8 @@ def with_devnet_book(settings: Settings, devnet_url: str, folder: Path) -> Setti
 
 
 EXAMPLE_VAULT = {"key": "cl-a", "address": "0x9bCabfFEeAf1365d3e1Ddc4c7f3CA283033f49E9", "kind": "cl"}
+# the escrow-share token's canonical chain names the token and its adapter
+EXAMPLE_XCORE = {"xcore": "0x5b38da6a701c568545dcfcb03fcb875f56beddc4", "xcoreAdapter": "0xab8483f64d9c6d1ecf9b849ae677dd3315835cb2"}
 # a chain without CL pools nor vaults, deployed on a fixed day (its history partitions start there)
 EXAMPLE_V2_CHAIN = {"chainId": 1, "name": "Ethereum", "network": "ethereum", "deployedAt": "2026-06-01T00:00:00Z",
                     "features": {"pools": True, "v2Pools": True, "stablePools": True, "clPools": False,
@@ -29,7 +31,8 @@ def write_example_book(folder: Path, *extra: dict) -> Path:
     """A book of unreachable endpoints, for code that needs chains' configuration but never calls
     their upstream (loading definitions, rendering documents): chain 56 with one vault, plus the
     `extra` entries (given endpoints of their own)."""
-    chains = [{"chainId": 56, "name": "BNB Smart Chain", "network": "bsc", "vaults": [EXAMPLE_VAULT]}, *extra]
+    chains = [{"chainId": 56, "name": "BNB Smart Chain", "network": "bsc", "vaults": [EXAMPLE_VAULT],
+               "contracts": EXAMPLE_XCORE}, *extra]
     for entry in chains:
         entry.setdefault("subgraphUrl", f"http://127.0.0.1:9/{entry['chainId']}/subgraph")
         entry.setdefault("rpcUrl", f"http://127.0.0.1:9/{entry['chainId']}/rpc")
