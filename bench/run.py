@@ -82,6 +82,10 @@ V1_ROUTES: tuple[str, ...] = (
     "/votes?view=current&limit=100",
     "/bridge?limit=100",
     "/auto-manage/vaults",  # a live read of every chain's vault book (kept 15 s) and their indexed state
+    "/xcore",
+    "/xcore/rate-history?interval=1d&from=earliest&limit=500",  # every event of the token's history
+    "/xcore/rate-history?interval=15m&limit=500",  # the last 24 hours in 96 periods
+    "/xcore/epochs?limit=52",
 )
 # A /v1 route whose path is known once the dataset is: the core token's price history over the 500
 # whole hours before chain 56's latest snapshot (one full page; every period holds four published
@@ -457,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
                   "365-day /protocol/history": "/api/stats/protocol/history?days=365",
                   **{label: path for label, path, *_ in plan
                      if label.startswith(("/v1/pools/", "/v1/gauges", "/v1/bribes", "/v1/epochs", "/v1/markets", "/v1/votes",
-                                          "/v1/bridge", "/v1/auto-manage"))}}
+                                          "/v1/bridge", "/v1/auto-manage", "/v1/xcore"))}}
         load_report(
             hello_url=f"http://127.0.0.1:{ports['hello']}", api_url=api_url,
             routes={label: path for label, path in loaded.items() if chosen(label)},

@@ -19,9 +19,10 @@ from .governance import routes as governance
 from .protocol import routes as protocol
 from .reference import routes as reference
 from .tokens import routes as tokens
+from .xcore import routes as xcore
 
-CONTRACT_VERSION = "0.10.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail; 0.4.0: pool ticks, trailing windows and bribes; 0.5.0: pool history and daily; 0.6.0: governance: /v1/bribes, /v1/gauges (+ detail, history, rewards, bribes), /v1/epochs (+ detail), /v1/markets/bribes, /v1/votes (additive); 0.7.0: /v1/votes?view=current (V1VotePage becomes a oneOf of V1VoteEventPage and V1VoteAllocationPage on `view`); 0.8.0: /v1/bridge and /v1/bridge/{guid}, the chains' `bridge` feature (additive); 0.9.0: an auto-managed vault's /rebalances and /activity (additive); 0.10.0: /v1/auto-manage/vaults, a vault's detail and /history (additive)
-DOMAINS = (reference, protocol, curation, discovery, pools, tokens, gauges, governance, bridge, auto_manage)  # in the contract's order
+CONTRACT_VERSION = "0.11.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail; 0.4.0: pool ticks, trailing windows and bribes; 0.5.0: pool history and daily; 0.6.0: governance: /v1/bribes, /v1/gauges (+ detail, history, rewards, bribes), /v1/epochs (+ detail), /v1/markets/bribes, /v1/votes (additive); 0.7.0: /v1/votes?view=current (V1VotePage becomes a oneOf of V1VoteEventPage and V1VoteAllocationPage on `view`); 0.8.0: /v1/bridge and /v1/bridge/{guid}, the chains' `bridge` feature (additive); 0.9.0: an auto-managed vault's /rebalances and /activity (additive); 0.10.0: /v1/auto-manage/vaults, a vault's detail and /history (additive)
+DOMAINS = (reference, protocol, curation, discovery, pools, tokens, gauges, governance, bridge, auto_manage, xcore)  # in the contract's order
 ROUTES: tuple[Route, ...] = tuple(route for domain in DOMAINS for route in domain.ROUTES)
 
 V1_GUIDE = Guide(
@@ -45,7 +46,7 @@ V1_GUIDE = Guide(
         "400": "`invalid_<parameter>`, `invalid_range`, `epoch_not_aligned`, `filter_not_in_view`, `vault_not_concentrated` or `unknown_parameter`: fix the request; `invalid_cursor`, "
                "`cursor_expired` or `price_history_source_changed`: restart the traversal without the cursor",
         "404": "`chain_not_public` (GET /v1/chains lists the public chains), `feature_unsupported` (a selected chain "
-               "lacks the route's feature: see its features in GET /v1/chains), `token_not_found`, `pool_not_found`, `gauge_not_found`, `epoch_before_deployment`, `epoch_in_future`, `bridge_message_not_found`, `vault_not_found` or no such route",
+               "lacks the route's feature: see its features in GET /v1/chains), `token_not_found`, `pool_not_found`, `gauge_not_found`, `epoch_before_deployment`, `epoch_in_future`, `bridge_message_not_found`, `vault_not_found`, `xcore_not_deployed` or no such route",
         "500": "`<route>_query_failed` or `internal_error`: retry with exponential backoff",
         "503": "`source_unavailable`, `chain_unavailable` (no selected chain has published yet) or `unhealthy`: retry "
                "after the Retry-After header",
@@ -96,5 +97,7 @@ FAMILY = Family(
         "protocol": "Protocol totals per chain and in total: now, history, daily, trailing windows, volume.",
         "reference": "Chains, deployments and health: where to start.",
         "tokens": "One token's detail, prices, trailing windows, price changes and price history.",
+        "xcore": "The escrow-share token: rate, supply and backing counted once, their reconciliation across chains, "
+                 "rate history and epochs.",
     },
 )

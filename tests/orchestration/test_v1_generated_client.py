@@ -36,6 +36,8 @@ def served(stack, tmp_path_factory):
     ("governance", "markets_bribes", "/v1/markets/bribes?limit=5", {"limit": 5}),
     ("governance", "votes", "/v1/votes?limit=5", {"limit": 5}),
     ("auto_manage", "auto_vaults", "/v1/auto-manage/vaults", {}),
+    ("xcore", "xcore", "/v1/xcore", {}),
+    ("xcore", "xcore_epochs", "/v1/xcore/epochs?limit=3", {"limit": 3}),
 ])
 def test_v1_routes_through_the_generated_client(served, tag, name, path, kwargs):
     package, client, url = served
