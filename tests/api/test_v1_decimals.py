@@ -9,7 +9,7 @@ from decimal import ROUND_DOWN, Decimal, localcontext
 import pytest
 
 from ve_analytics.api.v1.common.decimals import (
-    UNDERFLOW, at_least, at_most, decimal_text, float_bits, served_at_least, served_at_most,
+    UNDERFLOW, at_least, at_most, decimal_text, float_bits, served_at_least, served_at_most, units_text,
 )
 
 ONE_E_MINUS_36 = Decimal(1).scaleb(-36)
@@ -227,3 +227,18 @@ def test_served_bounds_compare_exactly_like_the_served_decimal():
 def test_float_bits():
     assert float_bits(0.1) == 0x3FB999999999999A and float_bits(-0.0) == 1 << 63
     assert float_bits(UNDERFLOW) == float_bits(math.nextafter(TINY, 1)) and 0 <= float_bits(-math.inf) < 2**64
+
+
+def test_token_amounts_are_their_raw_integer_cut_at_36_places():
+    rng = random.Random(36)
+    for _ in range(20_000):
+        decimals = rng.choice((0, 1, 6, 8, 18, 24, 36, 37, 40))
+        raw = rng.choice((0, 1, -1, rng.getrandbits(rng.randint(1, 256)), -rng.getrandbits(rng.randint(1, 256))))
+        with localcontext() as ctx:
+            ctx.prec = 2000
+            exact = Decimal(raw).scaleb(-decimals)
+            cut = exact.quantize(ONE_E_MINUS_36, rounding=ROUND_DOWN)
+        want = "0" if exact == 0 else None if cut == 0 else format(cut, "f").rstrip("0").rstrip(".")
+        assert units_text(raw, decimals) == want, (raw, decimals)
+    assert units_text(10 ** 18 + 5, 18) == "1.000000000000000005" and units_text(-25, 1) == "-2.5"
+    assert units_text(1, 40) is None  # below 10**-36: unavailable, not "0"

@@ -13,7 +13,7 @@ from ...vaults.records import ZERO, tvl_usd
 from ....core.epochs import DAY, HOUR
 from ....core.pool_prices import cl_price, tick_price
 from ....core.vaults import VaultConfig
-from ..common.decimals import decimal_text, fraction_text
+from ..common.decimals import decimal_text, fraction_text, units_text
 from ..common.flows import stamp
 
 MIN_APR_HOURS = 24  # fewer indexed hours in the trailing week: no estimate
@@ -35,7 +35,7 @@ def amount(raw: Any, decimals: int | None) -> dict[str, Any]:
     """An exact token amount: the raw integer's text and its decimal (null where either is unknown)."""
     raw = None if raw is None else str(int(raw))
     return {"amountRaw": raw, "amount": None if raw is None or decimals is None
-            else fraction_text(Fraction(int(raw), 10 ** int(decimals)))}
+            else units_text(int(raw), int(decimals))}
 
 
 def _time(unix: Any) -> str | None:

@@ -9,13 +9,12 @@ publications and later indexing do not move its pages.
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from ...errors import ApiError
 from ...cursors import filters_digest
 from ...routes import RequestContext, runs
-from ..common.decimals import fraction_text
+from ..common.decimals import units_text
 from ..common.events_coverage import mark_incomplete, read_coverage
 from ..common.flows import stamp
 from ..common.traversal import chains_traversal, one_page
@@ -61,7 +60,7 @@ def record(r: dict[str, Any], finality: dict[int, int]) -> dict[str, Any]:
         decimals = r["src_token_decimals"] if r["src_token_decimals"] is not None else r["dst_token_decimals"]
         transfer = {
             "from": r["from_address"] or None, "to": r["to_address"] or None, "amountRaw": raw,
-            "amount": None if decimals is None else fraction_text(Fraction(int(raw), 10 ** int(decimals))),
+            "amount": None if decimals is None else units_text(int(raw), int(decimals)),
             "sourceToken": {"address": r["src_token"], "symbol": r["src_token_symbol"],
                             "decimals": r["src_token_decimals"]} if r["src_token"] else None,
             "destinationToken": {"address": r["dst_token"], "symbol": r["dst_token_symbol"],

@@ -67,6 +67,14 @@ def fraction_text(q: Fraction | int | None) -> str | None:
     return _scaled_text(t, q < 0)
 
 
+def units_text(raw: int, decimals: int) -> str | None:
+    """The decimal text of a raw token amount (raw / 10**decimals), as fraction_text gives it;
+    integer arithmetic alone for up to 36 decimals (a page of amounts is the hot path)."""
+    if decimals > PLACES:
+        return fraction_text(Fraction(raw, 10 ** decimals))
+    return _scaled_text(abs(raw) * 10 ** (PLACES - decimals), raw < 0)
+
+
 def _scaled_text(t: int, negative: bool) -> str:
     """The plain decimal text of t / 10**36 (t >= 0), its sign, no trailing fraction zeros."""
     digits = f"{t:037d}"

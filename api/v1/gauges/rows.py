@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from ....core.epochs import epoch_start
-from ..common.decimals import decimal_text, fraction_text
+from ..common.decimals import decimal_text, fraction_text, units_text
 from ..common.flows import stamp
 
 WAD = 10**18  # weights, emissions and rates are 1e18-scaled
@@ -28,7 +28,7 @@ def _int(text: str | None) -> int | None:
 
 
 def _wad(raw: int | None) -> str | None:
-    return None if raw is None else fraction_text(Fraction(raw, WAD))
+    return None if raw is None else units_text(raw, 18)
 
 
 def timeline(r: dict[str, Any]) -> list[dict[str, Any]]:
@@ -104,7 +104,7 @@ def gauge(r: dict[str, Any], profile: str) -> dict[str, Any]:
 def token_amount(token: str, symbol: str | None, decimals: int | None, raw: str) -> dict[str, Any]:
     """An amount of one token: exact raw, and decimal where its decimals are known."""
     return {"token": token, "symbol": symbol, "decimals": decimals, "amountRaw": raw,
-            "amount": None if decimals is None else fraction_text(Fraction(int(raw), 10 ** decimals))}
+            "amount": None if decimals is None else units_text(int(raw), decimals)}
 
 
 def this_epoch(row: dict[str, Any], epoch: int, snapshot: int) -> dict[str, Any]:

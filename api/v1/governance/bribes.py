@@ -14,12 +14,11 @@ continues exactly after the last record of the page before.
 from __future__ import annotations
 
 import asyncio
-from fractions import Fraction
 from typing import Any
 
 from ...cursors import filters_digest
 from ...routes import RequestContext, runs
-from ..common.decimals import decimal_text, fraction_text
+from ..common.decimals import decimal_text, units_text
 from ..common.epochs import aligned_epoch
 from ..common.events_coverage import read_coverage
 from ..common.flows import stamp
@@ -55,7 +54,7 @@ def record(r: dict[str, Any]) -> dict[str, Any]:
         "pool": None if r["gauge_kind"] == "system" else r["pool_address"],
         "token": {"address": r["token_address"], "symbol": r["token_symbol"], "decimals": decimals},
         "amountRaw": r["amount_raw"],
-        "amount": fraction_text(Fraction(int(r["amount_raw"]), 10 ** decimals)),
+        "amount": units_text(int(r["amount_raw"]), decimals),
         "amountUsd": None if r["amount_usd"] is None else decimal_text(r["amount_usd"]),
         "briber": r["sender"],
         "foundation": bool(r["is_foundation"]),

@@ -16,13 +16,12 @@ the next epoch, so later pages read what the first did.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from typing import Any
 
 from ...cursors import filters_digest
 from ...routes import RequestContext, runs
 from ....core.epochs import WEEK, epoch_start, iso
-from ..common.decimals import decimal_text, fraction_text
+from ..common.decimals import decimal_text, units_text
 from ..common.traversal import next_cursor, traversal
 from .handlers import not_found
 
@@ -33,7 +32,7 @@ NOT_INDEXED = "not_indexed"
 def _token(entry: tuple) -> dict[str, Any]:
     _, token, symbol, decimals, raw, usd, usd_missing, deposits, gauges = entry
     return {"token": token, "symbol": symbol, "decimals": decimals, "amountRaw": raw,
-            "amount": fraction_text(Fraction(int(raw), 10 ** decimals)), "amountUsd": None if usd_missing else
+            "amount": units_text(int(raw), decimals), "amountUsd": None if usd_missing else
             decimal_text(usd), "deposits": deposits, "gauges": list(gauges)}
 
 

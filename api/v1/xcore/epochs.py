@@ -10,14 +10,13 @@ page's boundary in its signed cursor.
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from ...cursors import FILTERS, ROUTE, expired, filters_digest
 from ...routes import RequestContext, runs
 from ....core.epochs import WEEK, epoch_start, iso
-from ..common.decimals import fraction_text
-from .state import RATE_SCALE, canonical_observer, quantity
+from ..common.decimals import units_text
+from .state import DECIMALS, RATE_SCALE, canonical_observer, quantity
 
 CURSOR_FORMAT = 1
 CAUSES = (("exitPenalty", "exit_penalty_raw"), ("compound", "compound_raw"), ("distribution", "distribution_raw"))
@@ -29,7 +28,7 @@ AMOUNTS = (("deposited", "deposited_raw"), ("exitedShares", "exited_shares_raw")
 
 def change(raw: int) -> dict[str, Any]:
     """A signed rate change: raw (x 1e18) and decimal."""
-    return {"raw": str(raw), "value": fraction_text(Fraction(raw, RATE_SCALE))}
+    return {"raw": str(raw), "value": units_text(raw, DECIMALS)}
 
 
 def record(epoch: int, row: dict[str, Any] | None, before: dict[str, Any], through: int) -> dict[str, Any]:

@@ -13,17 +13,17 @@ up to its snapshot; otherwise the status is `events_behind` and only the differe
 from __future__ import annotations
 
 import asyncio
-from fractions import Fraction
 from typing import Any
 
 from ...errors import ApiError
 from ...routes import RequestContext, runs
-from ..common.decimals import fraction_text
+from ..common.decimals import units_text
 from ..common.events_coverage import read_coverage
 from ..common.flows import stamp
 
 XCORE_EVENTS = "xcore"  # their chain_coverage dataset (assets/xcore_events.py)
-RATE_SCALE = 10 ** 18  # ratios are CORE per xCORE x 1e18
+DECIMALS = 18  # the token, its backing and its ratio (CORE per xCORE x 1e18) all have 18 decimals
+RATE_SCALE = 10 ** DECIMALS
 TOKEN_NOT_DEPLOYED = "xcore_not_deployed"
 STATUSES = ("reconciled", "explained", "events_behind", "unexplained")
 
@@ -44,10 +44,10 @@ def canonical_observer(ctx: RequestContext) -> tuple[int, Any]:
     return canonical, ctx.coverage.chain(canonical)
 
 
-def quantity(raw: Any, scale: int = RATE_SCALE) -> dict[str, Any]:
+def quantity(raw: Any) -> dict[str, Any]:
     """An exact 18-decimal quantity: its raw integer text and its decimal (null where unknown)."""
     raw = None if raw is None else int(raw)
-    return {"raw": None if raw is None else str(raw), "value": None if raw is None else fraction_text(Fraction(raw, scale))}
+    return {"raw": None if raw is None else str(raw), "value": None if raw is None else units_text(raw, DECIMALS)}
 
 
 def signed(value: int | None) -> str | None:
