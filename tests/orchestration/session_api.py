@@ -25,10 +25,10 @@ def ensure_curation(stack, folder: Path) -> None:
 
 
 @contextmanager
-def v1_server(stack, folder: Path) -> Iterator[ApiServer]:
+def v1_server(stack, folder: Path, env: dict[str, str] | None = None) -> Iterator[ApiServer]:
     ensure_curation(stack, folder)
     settings = dataclasses.replace(stack.settings, stale_after_minutes=STALE_AFTER_MINUTES, api_workers=1)
-    with ApiServer(settings, families=("v1",), log_path=folder / "api.log") as server:
+    with ApiServer(settings, families=("v1",), log_path=folder / "api.log", env=env) as server:
         yield server
 
 
