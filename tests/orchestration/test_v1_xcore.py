@@ -149,6 +149,24 @@ def test_rate_history_gaps_before_the_token_and_after_the_indexed_events(api, st
     assert latest["periods"][0]["gapReason"] is None  # 24 hours back: indexed
 
 
+def test_the_indexed_boundary_is_never_after_the_server_time(stack, tmp_path):
+    # an API whose clock runs an hour behind the newest snapshot (published ahead of the session's
+    # clock by modules before this one, or by a server clock running late): the boundary it names
+    # stops at its time, and a client passing it back as `to` is answered
+    shift = stack.latest_success(CANONICAL) - HOUR - int(clock.now())
+    env = {clock.OFFSET_ENV: str(float(os.environ.get(clock.OFFSET_ENV) or 0) + shift)}
+    with v1_server(stack, tmp_path, env) as server, httpx.Client(timeout=60) as http:
+        client = CheckedClient(server.url, http)
+        api_now = stack.latest_success(CANONICAL) - HOUR + 300  # and the seconds this test takes
+        rates, _ = client.data("/v1/xcore/rate-history?interval=1h&limit=1")
+        through = unix(rates["eventsIndexedThrough"])
+        assert through <= api_now
+        again, _ = client.data(f"/v1/xcore/rate-history?interval=1h&to={iso(through)}&limit=1")
+        assert again["toExclusive"] == iso(through)
+        epochs, _ = client.data("/v1/xcore/epochs?limit=1")
+        assert unix(epochs["eventsIndexedThrough"]) <= api_now
+
+
 def test_every_epoch_equals_the_devnets(api, stack):
     epochs, cursor = [], None
     while True:

@@ -14,9 +14,10 @@ from typing import Any
 
 from ...cursors import FILTERS, ROUTE, expired, filters_digest
 from ...routes import RequestContext, runs
+from ....core import clock
 from ....core.epochs import WEEK, epoch_start, iso
 from ..common.decimals import units_text
-from .state import DECIMALS, RATE_SCALE, canonical_observer, quantity
+from .state import DECIMALS, RATE_SCALE, canonical_observer, indexed_through, quantity
 
 CURSOR_FORMAT = 1
 CAUSES = (("exitPenalty", "exit_penalty_raw"), ("compound", "compound_raw"), ("distribution", "distribution_raw"))
@@ -62,8 +63,7 @@ async def epochs(ctx: RequestContext) -> dict[str, Any]:
         hi, oldest, through = payload["next"], payload["oldest"], payload["through"]
     else:
         found = (await ctx.rows("xcore_context", canonical=canonical))[0]
-        through = None if found["events_through"] is None or chain.snapshot is None \
-            else min(int(found["events_through"]), chain.snapshot.unix)
+        through = indexed_through(found, chain, int(clock.now()))
         if through is None or found["first_at"] is None or int(found["first_at"]) > through:
             ctx.meta["complete"] = False
             ctx.meta["pageInfo"] = {"nextCursor": None, "hasNextPage": False}

@@ -20,7 +20,7 @@ from ....core.epochs import iso
 from ....core.prices import INTERVALS, period_count, periods
 from ..common.flows import stamp
 from ..common.ranges import DEFAULT_SPAN, EARLIEST, invalid_range, range_issue
-from .state import canonical_observer, quantity
+from .state import canonical_observer, indexed_through, quantity
 
 CURSOR_FORMAT = 1
 BEFORE_TOKEN_DEPLOYMENT = "before_token_deployment"
@@ -88,9 +88,7 @@ async def rate_history(ctx: RequestContext) -> dict[str, Any]:
             issue = range_issue(None, now, start, end, interval)
             if issue is not None:
                 raise issue
-        # shown up to the canonical chain's indexed events, and not past its published snapshot
-        through = None if found["events_through"] is None or chain.snapshot is None \
-            else min(int(found["events_through"]), chain.snapshot.unix)
+        through = indexed_through(found, chain, now)
     ps = periods(start, end, step, first, limit)
     rows = await ctx.rows("xcore_rate_history", canonical=canonical, ends=[x.end for x in ps], page_from=ps[0].start,
                           through=-1 if through is None else through)

@@ -44,6 +44,14 @@ def canonical_observer(ctx: RequestContext) -> tuple[int, Any]:
     return canonical, ctx.coverage.chain(canonical)
 
 
+def indexed_through(found: dict[str, Any], chain: Any, now: int) -> int | None:
+    """The last second of the canonical chain's events the answer shows: its indexed events, not past
+    its published snapshot nor the server time (the boundary is a valid `to`); None before any."""
+    if found["events_through"] is None or chain.snapshot is None:
+        return None
+    return min(int(found["events_through"]), chain.snapshot.unix, now)
+
+
 def quantity(raw: Any) -> dict[str, Any]:
     """An exact 18-decimal quantity: its raw integer text and its decimal (null where unknown)."""
     raw = None if raw is None else int(raw)
