@@ -15,7 +15,6 @@ API serves (body schema per path and status, documented headers).
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path

@@ -3,7 +3,6 @@ what is still filling in), against crafted snapshot_runs and chain_coverage rows
 their own, served with a five-chain book. The status stays chain 56's."""
 from __future__ import annotations
 
-import json
 
 import pytest
 

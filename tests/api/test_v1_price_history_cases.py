@@ -469,7 +469,7 @@ def test_the_etag_answers_304(stack):
 
 
 def test_a_revision_in_the_range_ends_the_traversal_and_a_valuation_outside_it_does_not(stack):
-    t, L = stack.times, stack.latest
+    L = stack.latest
     day0 = L - L % D
     end = day0 - 2 * D + 5 * H  # valued to +7h on its day: the clipped evidence holds `end`
     url = path(5042, REVISED, interval="1h", limit=300, **{"from": "earliest", "to": iso(end)})

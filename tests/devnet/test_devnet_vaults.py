@@ -4,7 +4,6 @@ RPC reads and the AMM math, not taken from the vault module."""
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import time
 

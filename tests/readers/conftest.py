@@ -4,7 +4,6 @@ from __future__ import annotations
 import httpx
 import pytest
 
-import httpx
 
 from ve_analytics.core.chains import MULTICALL3
 from devnet.server import DevnetServer
