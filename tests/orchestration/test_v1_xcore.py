@@ -134,7 +134,8 @@ def test_rate_history_gaps_before_the_token_and_after_the_indexed_events(api, st
     reasons = [p["gapReason"] for p in body["periods"]]
     assert reasons[:4] == ["before_token_deployment"] * 4 and all(r is None for r in reasons[4:])
     assert meta["complete"] is False
-    assert exact(body["periods"][4]["sample"]["rate"], stack.truth("xcore/rate", at=begin)["ratio"])
+    close = unix(body["periods"][4]["toExclusive"]) - 1  # a sample is the rate at its period's close
+    assert exact(body["periods"][4]["sample"]["rate"], stack.truth("xcore/rate", at=close)["ratio"])
     # an API whose clock runs two hours past the newest snapshot (modules before this one may have
     # published snapshots ahead of the session's clock): its latest periods close after the events
     ahead = max(0, stack.latest_success(CANONICAL) - int(clock.now())) + 2 * HOUR
