@@ -88,14 +88,17 @@ def log_failure(request: Request, status: int, code: str, detail: str) -> None:
     log.log(level, "%s %s -> %d %s: %s", request.method, target[:500], status, code, detail)
 
 
-def selected_chains(params: dict[str, Any]) -> tuple[int, ...]:
+def selected_chains(params: dict[str, Any], also: tuple[int, ...] = ()) -> tuple[int, ...]:
     """The chains a multichain route selects: its path's `chainId`, else its `chainIds` (empty: all),
-    else those its `tokens` name (`<chainId>:<address>,...`, as validated)."""
+    else those its `tokens` name (`<chainId>:<address>,...`, as validated); with the chains it rests
+    on whatever the selection (`also`, Route.rests_on) when that is not all."""
     if "chainId" in params:
-        return (params["chainId"],)
-    if params.get("tokens"):
-        return tuple(sorted({int(item.split(":", 1)[0]) for item in params["tokens"].split(",")}))
-    return params.get("chainIds") or ()
+        chosen: tuple[int, ...] = (params["chainId"],)
+    elif params.get("tokens"):
+        chosen = tuple(sorted({int(item.split(":", 1)[0]) for item in params["tokens"].split(",")}))
+    else:
+        chosen = params.get("chainIds") or ()
+    return tuple(sorted(set(chosen) | set(also))) if chosen and also else chosen
 
 
 def _curation(pointer: SnapshotPointer) -> Any:
@@ -124,6 +127,9 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
     # a forwarded answer rests on the worker's basis when these agree; a live one's ETag is its body's
     basis_headers = (CURATION_HEADER,) if route.live else BASIS_HEADERS
 
+    def rests_on(app: Sanic) -> tuple[int, ...]:
+        return route.rests_on(app.ctx.settings.chains) if route.rests_on else ()
+
     def parse(request: Request, path_args: dict[str, str]) -> tuple[dict[str, Any], tuple]:
         raw = (request.query_string, *path_args.values())
         found = validated.peek(raw)
@@ -145,7 +151,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
             return pointer.latest.get(chain_id)
         if not (pointer.current() if current else pointer.refreshed_at is not None):
             return None
-        return app.ctx.coverages.get(selected_chains(params), pointer.latest, pointer.version, clock.now(), route.feature,
+        return app.ctx.coverages.get(selected_chains(params, rests_on(app)), pointer.latest, pointer.version, clock.now(), route.feature,
                                      _curation(pointer), route.curation, pointer.valued if route.valuations else None)
 
     async def resolve(app: Sanic, params: dict[str, Any]) -> Basis:
@@ -155,7 +161,7 @@ def _endpoint(family: Family, route: Route, queries: QueryBook, limiter: Any = N
         if not route.multichain:
             return await pointer.resolve(lambda: warehouse_client(app), chain_id)
         latest = await pointer.every_chain(lambda: warehouse_client(app))
-        return app.ctx.coverages.get(selected_chains(params), latest, pointer.version, clock.now(), route.feature,
+        return app.ctx.coverages.get(selected_chains(params, rests_on(app)), latest, pointer.version, clock.now(), route.feature,
                                      _curation(pointer), route.curation, pointer.valued if route.valuations else None)
 
     async def child_basis(app: Sanic, params: dict[str, Any], workers: str | None) -> Basis:

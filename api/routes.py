@@ -91,6 +91,9 @@ class Route:
     # multichain: the chain-book feature its data needs (chainIds default to the chains that have it;
     # a selected chain without it is 404 feature_unsupported)
     feature: str | None = None
+    # multichain: the chains the answer rests on whatever the selection (given the chain book), e.g.
+    # the chain whose rate values the others': they join a non-empty selection's coverage
+    rests_on: Callable[[dict[int, Any]], tuple[int, ...]] | None = None
     # multichain: the answer rests on the reviewed curation publication too (api/curation.py)
     curation: bool = False
     # multichain: the answer rests on the chains' hourly price valuations too, which change between

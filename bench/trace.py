@@ -138,7 +138,7 @@ def trace_route(family: Family, url: str, client: Any, settings: Any) -> tuple[R
     book = RecordingBook(family.name)
     params = ParamParser(route.params).parse(query_string, path_args)
     snapshot = resolve_snapshot(client, book, family.chain_id) if route.snapshot and not route.multichain else None
-    selected = selected_chains(params)
+    selected = selected_chains(params, route.rests_on(settings.chains) if route.rests_on else ())
     covered = resolve_coverage(client, book, settings, selected, route) if route.multichain else None
     cursors = codec_for(settings.cursor_secrets) if route.paginated else None  # the API's own secrets (VEA_DATA_DIR)
     app = SimpleNamespace(ctx=SimpleNamespace(client=client, settings=settings, cursors=cursors, memo=_Unkept(),

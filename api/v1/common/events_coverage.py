@@ -39,6 +39,15 @@ async def read_coverage(ctx: RequestContext, chains, dataset: str) -> tuple[list
     return covered, indexed
 
 
+def deployment_covered(ctx: RequestContext, covered: list[dict[str, Any]], indexed: dict[int, dict]) -> None:
+    """Adds `fromDeployment` to each chain's coverage: its events are indexed from its deployment
+    on, so nothing a replay or a sum of them needs can be missing."""
+    for c in covered:
+        deployed = ctx.settings.chains[c["chainId"]].deployed_at
+        row = indexed.get(c["chainId"])
+        c["fromDeployment"] = row is not None and deployed is not None and row["events_from"] <= deployed
+
+
 def mark_incomplete(ctx: RequestContext, covered: list[dict[str, Any]]) -> None:
     if any(c["behind"] for c in covered):
         ctx.meta["complete"] = False

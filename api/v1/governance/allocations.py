@@ -13,6 +13,7 @@ from typing import Any
 from ...cursors import filters_digest
 from ...errors import ApiError
 from ...routes import RequestContext
+from ..common.events_coverage import deployment_covered
 from ..common.flows import stamp
 from ..common.traversal import chains_traversal, one_page
 from .bribes import events_coverage
@@ -52,15 +53,6 @@ def allocation(r: dict[str, Any]) -> dict[str, Any]:
             "at": stamp(r["power_at_ms"] // 1000),
         } if read else None,
     }
-
-
-def deployment_covered(ctx: RequestContext, covered: list[dict[str, Any]], indexed: dict[int, dict]) -> None:
-    """Adds `fromDeployment` to each chain's coverage: its events are indexed from its deployment
-    on (no allocation cast earlier can be missing)."""
-    for c in covered:
-        deployed = ctx.settings.chains[c["chainId"]].deployed_at
-        row = indexed.get(c["chainId"])
-        c["fromDeployment"] = row is not None and deployed is not None and row["events_from"] <= deployed
 
 
 async def allocations(ctx: RequestContext, f: dict[str, Any]) -> dict[str, Any]:
