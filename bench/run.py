@@ -53,6 +53,7 @@ from ve_analytics.cli.processes import Service, cli, free_port, unwind_on_signal
 BOOK = QueryBook("stats")  # warehouse_sql/queries/stats/*.sql, as the API loads them
 V1_BOOK = QueryBook("v1")
 CORE = "{coreToken}"  # replaced by the core token's address (lower case, as the API parses it)
+HOLDER = "{xcoreHolder}"  # replaced by the account with the most xCORE moves on chain 56
 
 # The routes measured: paths under /api/stats, then under /v1. What each runs as its raw SQL is
 # derived, not listed here: its handler's query files (@runs, Route.sql) with the values the
@@ -86,6 +87,7 @@ V1_ROUTES: tuple[str, ...] = (
     "/xcore/rate-history?interval=1d&from=earliest&limit=500",  # every event of the token's history
     "/xcore/rate-history?interval=15m&limit=500",  # the last 24 hours in 96 periods
     "/xcore/epochs?limit=52",
+    f"/accounts/{HOLDER}/xcore",
 )
 # A /v1 route whose path is known once the dataset is: the core token's price history over the 500
 # whole hours before chain 56's latest snapshot (one full page; every period holds four published
@@ -357,16 +359,21 @@ def main(argv: list[str] | None = None) -> int:
         print(dataset_size(sql_client))
 
         core = settings.contracts(STATS_CHAIN_ID)["coreToken"].lower()
+        holder = sql_client.command("SELECT argMax(account, n) FROM (SELECT account, count() AS n FROM xcore_events "
+                                    f"WHERE chain_id = {STATS_CHAIN_ID} AND account != '' GROUP BY account)")
+        names = {CORE: (core, "<coreToken>"), HOLDER: (holder, "<xCORE holder>")}
         http = http_client()
         plan = []  # (label, url path, SQL calls, items)
         print("tracing each route's handler for its SQL ...", flush=True)
         # labels: /api/stats routes by their path below the prefix, /v1 routes by their whole path
         for family, book, shown, paths in ((STATS, BOOK, "", STATS_ROUTES), (V1, V1_BOOK, "/v1", V1_ROUTES)):
             for label in paths:
-                path = family.prefix + label.replace(CORE, core)
+                path, shown_label = family.prefix + label, shown + label
+                for placeholder, (value, name) in names.items():
+                    path, shown_label = path.replace(placeholder, value), shown_label.replace(placeholder, name)
                 calls = traced(family, sql_client, settings, path)
                 r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}{path}")
-                plan.append((shown + label.replace(CORE, "<coreToken>"), path, book, calls, items(r.json())))
+                plan.append((shown_label, path, book, calls, items(r.json())))
         path = "/v1" + price_history_path(sql_client, core)
         calls = traced(V1, sql_client, settings, path)
         r = fetch(http, f"http://127.0.0.1:{ports['api_nocache']}{path}")
@@ -461,7 +468,8 @@ def main(argv: list[str] | None = None) -> int:
                   "365-day /protocol/history": "/api/stats/protocol/history?days=365",
                   **{label: path for label, path, *_ in plan
                      if label.startswith(("/v1/pools/", "/v1/gauges", "/v1/bribes", "/v1/epochs", "/v1/markets", "/v1/votes",
-                                          "/v1/bridge", "/v1/auto-manage", "/v1/xcore"))}}
+                                          "/v1/bridge", "/v1/auto-manage", "/v1/xcore",
+                                          "/v1/accounts"))}}
         load_report(
             hello_url=f"http://127.0.0.1:{ports['hello']}", api_url=api_url,
             routes={label: path for label, path in loaded.items() if chosen(label)},

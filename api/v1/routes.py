@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..guide import Guide
 from ..routes import Family, Route
 from ..schema import components
+from .accounts import routes as accounts
 from .auto_manage import routes as auto_manage
 from .bridge import routes as bridge
 from .curation import routes as curation
@@ -21,8 +22,9 @@ from .reference import routes as reference
 from .tokens import routes as tokens
 from .xcore import routes as xcore
 
-CONTRACT_VERSION = "0.11.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail; 0.4.0: pool ticks, trailing windows and bribes; 0.5.0: pool history and daily; 0.6.0: governance: /v1/bribes, /v1/gauges (+ detail, history, rewards, bribes), /v1/epochs (+ detail), /v1/markets/bribes, /v1/votes (additive); 0.7.0: /v1/votes?view=current (V1VotePage becomes a oneOf of V1VoteEventPage and V1VoteAllocationPage on `view`); 0.8.0: /v1/bridge and /v1/bridge/{guid}, the chains' `bridge` feature (additive); 0.9.0: an auto-managed vault's /rebalances and /activity (additive); 0.10.0: /v1/auto-manage/vaults, a vault's detail and /history (additive)
-DOMAINS = (reference, protocol, curation, discovery, pools, tokens, gauges, governance, bridge, auto_manage, xcore)  # in the contract's order
+CONTRACT_VERSION = "0.12.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail; 0.4.0: pool ticks, trailing windows and bribes; 0.5.0: pool history and daily; 0.6.0: governance: /v1/bribes, /v1/gauges (+ detail, history, rewards, bribes), /v1/epochs (+ detail), /v1/markets/bribes, /v1/votes (additive); 0.7.0: /v1/votes?view=current (V1VotePage becomes a oneOf of V1VoteEventPage and V1VoteAllocationPage on `view`); 0.8.0: /v1/bridge and /v1/bridge/{guid}, the chains' `bridge` feature (additive); 0.9.0: an auto-managed vault's /rebalances and /activity (additive); 0.10.0: /v1/auto-manage/vaults, a vault's detail and /history (additive); 0.11.0: /v1/xcore, its rate history and epochs (additive); 0.12.0: /v1/accounts/{address}/xcore (additive)
+DOMAINS = (reference, protocol, curation, discovery, pools, tokens, gauges, governance, bridge, auto_manage, xcore,
+           accounts)  # in the contract's order
 ROUTES: tuple[Route, ...] = tuple(route for domain in DOMAINS for route in domain.ROUTES)
 
 V1_GUIDE = Guide(
@@ -32,7 +34,7 @@ V1_GUIDE = Guide(
         "periods, cumulative volume), curation, discovery of pools and tokens, pool detail, token detail and prices (current, "
         "batch, trailing changes, price history with a reason for every period without a price), gauges (kinds, "
         "timelines, Voter weight, emissions, per-epoch history and rewards), notified funding records (bribes), epochs, "
-        "the vote market of an epoch, the Voter's logs, the core token's cross-chain messages and auto-managed vaults' range resets and activity; more routes land "
+        "the vote market of an epoch, the Voter's logs, the core token's cross-chain messages, auto-managed vaults, the escrow-share token and one address's holdings of it; more routes land "
         "release by release; /openapi.json lists what is served."
     ),
     envelope={
@@ -86,6 +88,8 @@ FAMILY = Family(
     guide=V1_GUIDE,
     contract_path="/openapi.json",
     tags={
+        "accounts": "One address across chains, each at its own published snapshot: its escrow-share token so far. "
+                    "Reads only: not authority to sign.",
         "auto-manage": "Auto-managed liquidity vaults: range resets, deposits, redemptions and claims.",
         "bridge": "The core token's cross-chain messages: state (LayerZero Scan's words) and both sides' events.",
         "curation": "The reviewed curation publication: its categories and token lists.",

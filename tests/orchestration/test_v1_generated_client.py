@@ -11,6 +11,7 @@ import importlib
 import httpx
 import pytest
 
+from devnet.sim.xcore import WALLETS
 from session_api import v1_server
 from support.generated_client import as_sent, body, generate, operation
 
@@ -165,3 +166,11 @@ def test_a_vault_and_its_sub_routes_through_the_generated_client(served, stack, 
     model = operation(package, "auto_manage", name).sync(56, vault, client=client, **kwargs)
     assert type(model).__module__.startswith("v1_client.models.")
     assert as_sent(model.to_dict()) == body(url + f"/v1/auto-manage/vaults/56/{vault}{suffix}")
+
+
+def test_an_accounts_xcore_through_the_generated_client(served):
+    package, client, url = served
+    holder = WALLETS[0]
+    model = operation(package, "accounts", "account_xcore").sync(holder, client=client)
+    assert type(model).__module__.startswith("v1_client.models.")
+    assert as_sent(model.to_dict()) == body(url + f"/v1/accounts/{holder}/xcore")

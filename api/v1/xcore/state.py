@@ -62,7 +62,7 @@ def signed(value: int | None) -> str | None:
     return None if value is None else str(value)
 
 
-def _observation(row: dict[str, Any], snapshot_at: str) -> dict[str, Any]:
+def observation(row: dict[str, Any], snapshot_at: str) -> dict[str, Any]:
     return {"chainId": row["chain_id"], "snapshotAt": snapshot_at, "blockNumber": int(row["block_number"]),
             "at": stamp(int(row["observed_at"]))}
 
@@ -75,7 +75,7 @@ def _chain_entry(c, row: dict[str, Any] | None, role: str) -> dict[str, Any]:
     if row is None:
         return entry
     supply = int(row["supply_raw"])
-    entry.update(token=row["token_address"], observation=_observation(row, snapshot_at), supply=quantity(supply))
+    entry.update(token=row["token_address"], observation=observation(row, snapshot_at), supply=quantity(supply))
     if role == "canonical":
         locked = int(row["adapter_locked_raw"])
         entry.update(adapterLocked=quantity(locked), circulating=quantity(supply - locked))
@@ -154,7 +154,7 @@ async def xcore(ctx: RequestContext) -> dict[str, Any]:
         "token": {"chainId": canonical, "address": home["token_address"], "name": home["token_name"],
                   "symbol": home["token_symbol"], "decimals": int(home["token_decimals"]),
                   "asset": home["asset_address"], "adapter": home["adapter_address"]},
-        "observation": _observation(home, ctx.coverage.chain(canonical).snapshot.at_iso),
+        "observation": observation(home, ctx.coverage.chain(canonical).snapshot.at_iso),
         "rate": {**quantity(ratio), "changedAt": None if home["rate_changed_at"] is None
                  else stamp(int(home["rate_changed_at"]))},
         "supply": quantity(int(home["supply_raw"])),
