@@ -10,6 +10,7 @@ canonical chain's snapshot, rounded down as the token rounds: core token before 
 """
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from ...routes import RequestContext, runs
@@ -21,6 +22,11 @@ from ..xcore.state import RATE_SCALE, XCORE_EVENTS, canonical_chain, observation
 def canonical_rests_on(chains: dict[int, Any]) -> tuple[int, ...]:
     """The chain whose rate values every chain's shares: the answer rests on it whatever the selection."""
     return tuple(cid for cid, chain in chains.items() if chain.xcore_canonical)
+
+
+def _worth(balance: int | None, ratio: int | None) -> dict[str, Any]:
+    """convertToAssets(balance) at the rate, rounded down as the token rounds; null without either."""
+    return quantity(None if balance is None or ratio is None else balance * ratio // RATE_SCALE)
 
 
 def _entry(c, row: dict[str, Any] | None, cover: dict[str, Any] | None, ratio: int | None) -> dict[str, Any]:
@@ -39,7 +45,7 @@ def _entry(c, row: dict[str, Any] | None, cover: dict[str, Any] | None, ratio: i
         "status": status,
         "observation": None if row is None else observation(row, c.snapshot.at_iso),
         "balance": quantity(balance),
-        "worth": quantity(None if balance is None or ratio is None else balance * ratio // RATE_SCALE),
+        "worth": _worth(balance, ratio),
         "moves": None if row is None else int(row["moves"]),
         "lastMove": None if row is None or not int(row["moves"]) else {
             "kind": row["last_kind"], "at": stamp(int(row["last_at"])), "blockNumber": int(row["last_block"]),
@@ -54,10 +60,11 @@ async def account_xcore(ctx: RequestContext) -> dict[str, Any]:
     address = ctx.params["address"].lower()
     canonical = canonical_chain(ctx)
     usable = ctx.coverage.require_usable()
-    rows = {int(r["chain_id"]): r for r in await ctx.rows(
-        "account_xcore", address=address, chain_ids=[c.chain_id for c in usable],
-        observed=[c.snapshot.unix for c in usable])}
-    covered, indexed = await read_coverage(ctx, usable, XCORE_EVENTS)
+    found, (covered, indexed) = await asyncio.gather(
+        ctx.rows("account_xcore", address=address, chain_ids=[c.chain_id for c in usable],
+                 observed=[c.snapshot.unix for c in usable]),
+        read_coverage(ctx, usable, XCORE_EVENTS))
+    rows = {int(r["chain_id"]): r for r in found}
     deployment_covered(ctx, covered, indexed)
     cover = {c["chainId"]: c for c in covered}
     home = rows.get(canonical)
@@ -78,8 +85,7 @@ async def account_xcore(ctx: RequestContext) -> dict[str, Any]:
             else int(home["exit_penalty_bps"])},
         "chains": chains,
         "totals": {"balance": quantity(balance),
-                   "worth": quantity(None if balance is None or ratio is None else balance * ratio // RATE_SCALE),
+                   "worth": _worth(balance, ratio),
                    "chainIds": [e["chainId"] for e in chains if e["balance"]["raw"] is not None],
                    "complete": complete and ratio is not None},
     }
-
