@@ -54,6 +54,7 @@ BOOK = QueryBook("stats")  # warehouse_sql/queries/stats/*.sql, as the API loads
 V1_BOOK = QueryBook("v1")
 CORE = "{coreToken}"  # replaced by the core token's address (lower case, as the API parses it)
 HOLDER = "{xcoreHolder}"  # replaced by the account with the most xCORE moves on chain 56
+VOTER = "{veOwner}"  # replaced by the owner of the most veNFTs at chain 56's newest snapshot
 
 # The routes measured: paths under /api/stats, then under /v1. What each runs as its raw SQL is
 # derived, not listed here: its handler's query files (@runs, Route.sql) with the values the
@@ -88,6 +89,9 @@ V1_ROUTES: tuple[str, ...] = (
     "/xcore/rate-history?interval=15m&limit=500",  # the last 24 hours in 96 periods
     "/xcore/epochs?limit=52",
     f"/accounts/{HOLDER}/xcore",
+    f"/accounts/{VOTER}/voting-positions",
+    f"/accounts/{VOTER}/votes?limit=100",
+    f"/accounts/{VOTER}/votes?view=current&limit=100",
 )
 # A /v1 route whose path is known once the dataset is: the core token's price history over the 500
 # whole hours before chain 56's latest snapshot (one full page; every period holds four published
@@ -361,7 +365,11 @@ def main(argv: list[str] | None = None) -> int:
         core = settings.contracts(STATS_CHAIN_ID)["coreToken"].lower()
         holder = sql_client.command("SELECT argMax(account, n) FROM (SELECT account, count() AS n FROM xcore_events "
                                     f"WHERE chain_id = {STATS_CHAIN_ID} AND account != '' GROUP BY account)")
-        names = {CORE: (core, "<coreToken>"), HOLDER: (holder, "<xCORE holder>")}
+        voter = sql_client.command(
+            "SELECT argMax(owner, n) FROM (SELECT owner, count() AS n FROM venft_snap15m WHERE chain_id = "
+            f"{STATS_CHAIN_ID} AND snapshot_at = (SELECT max(snapshot_at) FROM venft_snap15m WHERE chain_id = "
+            f"{STATS_CHAIN_ID}) GROUP BY owner)")
+        names = {CORE: (core, "<coreToken>"), HOLDER: (holder, "<xCORE holder>"), VOTER: (voter, "<veNFT owner>")}
         http = http_client()
         plan = []  # (label, url path, SQL calls, items)
         print("tracing each route's handler for its SQL ...", flush=True)

@@ -22,7 +22,7 @@ from .reference import routes as reference
 from .tokens import routes as tokens
 from .xcore import routes as xcore
 
-CONTRACT_VERSION = "0.12.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail; 0.4.0: pool ticks, trailing windows and bribes; 0.5.0: pool history and daily; 0.6.0: governance: /v1/bribes, /v1/gauges (+ detail, history, rewards, bribes), /v1/epochs (+ detail), /v1/markets/bribes, /v1/votes (additive); 0.7.0: /v1/votes?view=current (V1VotePage becomes a oneOf of V1VoteEventPage and V1VoteAllocationPage on `view`); 0.8.0: /v1/bridge and /v1/bridge/{guid}, the chains' `bridge` feature (additive); 0.9.0: an auto-managed vault's /rebalances and /activity (additive); 0.10.0: /v1/auto-manage/vaults, a vault's detail and /history (additive); 0.11.0: /v1/xcore, its rate history and epochs (additive); 0.12.0: /v1/accounts/{address}/xcore (additive)
+CONTRACT_VERSION = "0.13.0"  # 0.2.0: token detail and price routes; 0.3.0: pool detail; 0.4.0: pool ticks, trailing windows and bribes; 0.5.0: pool history and daily; 0.6.0: governance: /v1/bribes, /v1/gauges (+ detail, history, rewards, bribes), /v1/epochs (+ detail), /v1/markets/bribes, /v1/votes (additive); 0.7.0: /v1/votes?view=current (V1VotePage becomes a oneOf of V1VoteEventPage and V1VoteAllocationPage on `view`); 0.8.0: /v1/bridge and /v1/bridge/{guid}, the chains' `bridge` feature (additive); 0.9.0: an auto-managed vault's /rebalances and /activity (additive); 0.10.0: /v1/auto-manage/vaults, a vault's detail and /history (additive); 0.11.0: /v1/xcore, its rate history and epochs (additive); 0.12.0: /v1/accounts/{address}/xcore (additive); 0.13.0: /v1/accounts/{address}/voting-positions and /votes (additive)
 DOMAINS = (reference, protocol, curation, discovery, pools, tokens, gauges, governance, bridge, auto_manage, xcore,
            accounts)  # in the contract's order
 ROUTES: tuple[Route, ...] = tuple(route for domain in DOMAINS for route in domain.ROUTES)
@@ -88,7 +88,7 @@ FAMILY = Family(
     guide=V1_GUIDE,
     contract_path="/openapi.json",
     tags={
-        "accounts": "One address across chains, each at its own published snapshot: its escrow-share token so far. "
+        "accounts": "One address across chains, each at its own published snapshot: its veNFTs, votes and escrow-share token so far. "
                     "Reads only: not authority to sign.",
         "auto-manage": "Auto-managed liquidity vaults: range resets, deposits, redemptions and claims.",
         "bridge": "The core token's cross-chain messages: state (LayerZero Scan's words) and both sides' events.",

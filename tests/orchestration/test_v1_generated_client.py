@@ -174,3 +174,13 @@ def test_an_accounts_xcore_through_the_generated_client(served):
     model = operation(package, "accounts", "account_xcore").sync(holder, client=client)
     assert type(model).__module__.startswith("v1_client.models.")
     assert as_sent(model.to_dict()) == body(url + f"/v1/accounts/{holder}/xcore")
+
+
+def test_an_accounts_voting_positions_and_votes_through_the_generated_client(served):
+    package, client, url = served
+    owner = body(url + "/v1/votes?view=current&limit=1")["data"]["rows"][0]["owner"]
+    positions = operation(package, "accounts", "account_voting_positions").sync(owner, client=client, limit=5)
+    assert type(positions).__module__.startswith("v1_client.models.") and positions.data.rows
+    assert as_sent(positions.to_dict()) == body(url + f"/v1/accounts/{owner}/voting-positions?limit=5")
+    votes = operation(package, "accounts", "account_votes").sync(owner, client=client, limit=5)
+    assert as_sent(votes.to_dict()) == body(url + f"/v1/accounts/{owner}/votes?limit=5")

@@ -7,8 +7,9 @@ from ...routes import ErrorDoc, Route
 from ...schema import ref
 from ...validation import Param
 from ..common.params import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS
+from ..governance.routes import CURSOR, CURSOR_EXPIRED_DOC, VOTE_ERRORS, VOTE_FILTERS
 from ..xcore.state import TOKEN_NOT_DEPLOYED
-from . import xcore
+from . import voting, votes, xcore
 from .schemas import SCHEMAS
 
 __all__ = ["ROUTES", "SCHEMAS"]
@@ -30,4 +31,26 @@ ROUTES = (
           "at its snapshot (before any exit penalty); the answer always rests on the canonical chain, which "
           "meta.chains lists even when chainIds leaves it out. An address that never held xCORE is 200 with zero "
           "balances." + READS_ONLY),
+    Route("/accounts/{address}/voting-positions", "account_voting_positions", voting.voting_positions,
+          "The veNFTs one address owns, with their locks, voting power and allocations", ref("V1AccountVotingPositions"),
+          params=(ADDRESS, CHAIN_IDS, Param("limit", "integer", "veNFTs per page", default=100, minimum=1, maximum=500),
+                  CURSOR), feature="gauges", paginated=True, **COMMON, errors=(CHAIN_UNAVAILABLE_DOC, CURSOR_EXPIRED_DOC),
+          description="Per selected chain with gauges (default: all of them), the veNFTs the address owns at the "
+          "chain's published snapshot block, as its VotingEscrow held them there (so ownership follows every "
+          "transfer, merge or split before it), in (chainId, tokenId) pages: the lock (amount, unlock time, "
+          "permanent, decaying or expired), its voting power at the block, the allocation in effect (the Voter's "
+          "logs before the snapshot replayed, as /v1/votes?view=current: allocations persist across epochs until "
+          "the veNFT votes again, pokes or resets), its last Voter transaction and its last vote with that vote's "
+          "epoch. `chains` sums each chain's veNFTs over every page; voting power is a chain's own and is never "
+          "added across chains. A chain whose locks were not read at its snapshot is `not_read` (positions "
+          "unknown, not none); allocations are whole only where the chain's governance events are indexed from its "
+          "deployment (`coverage`). An address that owns nothing is 200 with no rows." + READS_ONLY),
+    Route("/accounts/{address}/votes", "account_votes", votes.account_votes, "One address's votes",
+          ref("V1VotePage"), params=(ADDRESS, CHAIN_IDS, *VOTE_FILTERS), feature="gauges", paginated=True, **COMMON,
+          errors=VOTE_ERRORS,
+          description="/v1/votes with the address as its voter (filters.voter echoes it), in either view: "
+          "`events` (default), the Voter's logs of the veNFTs the address owned when they were written, newest "
+          "first, per chain and epoch (`epoch`); `current`, the allocations in effect at each chain's published "
+          "snapshot of the veNFTs it owns there, with their voting power. Rows, coverage, order and cursors are "
+          "/v1/votes' own." + READS_ONLY),
 )

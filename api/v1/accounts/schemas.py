@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ...schema import ISO_TIME, RAW_INTEGER, array_of, nullable_ref, obj, ref
 from ..common.events_coverage import indexed_coverage_schema
-from ..common.schemas import CHAIN_ID, DECIMAL, LOWER_ADDRESS
+from ..common.schemas import CHAIN_ID, DECIMAL, LOWER_ADDRESS, NULLABLE_TIME
+from ..governance.schemas import ALLOCATION_COVERAGE
 from ..xcore.schemas import qty
 
 COUNT = {"type": "integer", "minimum": 0}
@@ -60,5 +61,63 @@ ACCOUNT_XCORE = obj({
         "complete": {"type": "boolean", "description": "every chain complete and a rate known"},
     }, "The address's xCORE over the selected chains."),
 }, "One address's escrow-share token (xCORE) per chain, and its worth at the current rate.")
+BLOCK_AT = obj({"blockNumber": COUNT, "at": ISO_TIME}, "The snapshot block the lock was read at, and its time.")
+ACTION = obj({
+    "kind": {"enum": ["vote", "poke", "reset"], "description": "the veNFT's last Voter transaction before the snapshot"},
+    "at": ISO_TIME,
+    "blockNumber": COUNT,
+    "transactionHash": {"type": "string"},
+}, "The veNFT's last Voter transaction (vote, poke or reset) before the chain's snapshot.")
+ALLOCATED = obj({
+    "target": {**LOWER_ADDRESS, "description": "what the weight is on: the pool, or a system gauge's target"},
+    "gauge": LOWER_ADDRESS,
+    "pool": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"], "description": "null: a system gauge"},
+    "weight": qty("the weight the veNFT has on the target: its voting power when it last voted or poked, times the "
+                  "target's share; what the Voter counts until the veNFT acts again"),
+    "share": {**DECIMAL, "description": "weight / usedWeight, truncated at 18 places"},
+}, "The veNFT's weight on one target, in effect at the chain's snapshot.")
+VOTING_POSITION = obj({
+    "chainId": CHAIN_ID,
+    "tokenId": {"type": "string", "pattern": "^[0-9]+$", "description": "the veNFT"},
+    "status": {"enum": ["permanent", "decaying", "expired"], "description": "permanent: the lock never decays; "
+               "decaying: its power falls linearly to its unlock time; expired: unlocked (power 0), not withdrawn"},
+    "locked": qty("the core token locked"),
+    "unlockAt": {**NULLABLE_TIME, "description": "null: a permanent lock"},
+    "votingPower": qty("the voting power at the snapshot block: locked if permanent, else locked x (unlockAt - block "
+                       "time) / (4 x 365 days), integer division, 0 once unlocked"),
+    "observation": ref("V1AccountBlock"),
+    "usedWeight": qty("the veNFT's weight on all its targets (the Voter's usedWeights); 0: no allocation"),
+    "allocation": {**array_of("V1AccountAllocation"), "description": "by target ascending; empty: none in effect"},
+    "lastAction": nullable_ref("V1AccountVoterAction", "null: no indexed Voter transaction of the veNFT"),
+    "lastVotedAt": {**NULLABLE_TIME, "description": "its last vote (pokes and resets do not change it, as the "
+                    "Voter's lastVoted); null: none indexed"},
+    "lastVotedEpoch": {**NULLABLE_TIME, "description": "the start of the epoch of lastVotedAt"},
+}, "One veNFT the address owns at the chain's published snapshot.")
+VOTING_CHAIN = obj({
+    "chainId": CHAIN_ID,
+    "status": {"enum": ["observed", "not_read", "unavailable"], "description": "observed: every lock was read at the "
+               "snapshot block; not_read: the chain's locks were not read there (per-lock state is kept for the "
+               "recent snapshots alone): the address's veNFTs are unknown; unavailable: no published snapshot"},
+    "snapshotAt": NULLABLE_TIME,
+    "blockNumber": {"type": ["integer", "null"], "minimum": 0},
+    "positions": {"type": ["integer", "null"], "minimum": 0, "description": "the veNFTs the address owns there, over "
+                  "every page; null unless observed"},
+    "locked": qty("their locked core token; null unless observed"),
+    "votingPower": qty("their voting power at the snapshot block (a chain's own; never added across chains); null "
+                       "unless observed"),
+    "complete": {"type": "boolean", "description": "observed, and the chain's governance events are indexed from its "
+                 "deployment and not behind, so every allocation is whole"},
+    "coverage": nullable_ref("V1AccountGovernanceCoverage", "null: the chain has no published snapshot"),
+}, "The address's veNFTs on one selected chain, summed over every page.")
+VOTING_POSITIONS = obj({
+    "address": LOWER_ADDRESS,
+    "rows": {**array_of("V1AccountVotingPosition"), "description": "by chainId, then tokenId numerically"},
+    "chains": {**array_of("V1AccountVotingChain"), "description": "every selected chain, by chain ID"},
+}, "A page of the veNFTs one address owns at the selected chains' published snapshots.")
+
 SCHEMAS = {"V1AccountXcoreCoverage": COVERAGE, "V1AccountXcoreMove": MOVE, "V1AccountXcoreChain": CHAIN,
-           "V1AccountXcoreRate": RATE, "V1AccountXcore": ACCOUNT_XCORE}
+           "V1AccountXcoreRate": RATE, "V1AccountXcore": ACCOUNT_XCORE,
+           "V1AccountGovernanceCoverage": ALLOCATION_COVERAGE, "V1AccountBlock": BLOCK_AT,
+           "V1AccountVoterAction": ACTION, "V1AccountAllocation": ALLOCATED,
+           "V1AccountVotingPosition": VOTING_POSITION, "V1AccountVotingChain": VOTING_CHAIN,
+           "V1AccountVotingPositions": VOTING_POSITIONS}

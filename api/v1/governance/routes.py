@@ -21,6 +21,20 @@ CURSOR_EXPIRED_DOC = ErrorDoc(400, CURSOR_EXPIRED, "The cursor is older than 24 
 CURSOR = Param("cursor", "string", "pageInfo.nextCursor of the previous page, the other parameters unchanged (limit "
                "may change); bound to them and each chain's snapshot; valid 24 hours", max_length=MAX_CURSOR_CHARS)
 
+VOTE_FILTERS = (
+    Param("view", "enum", "events: the Voter's logs (Voted and Abstained of vote, poke and reset transactions); "
+          "current: every veNFT's allocation in effect at the snapshot, with its voting power",
+          default="events", choices=("events", "current")),
+    Param("epoch", "timestamp", "view=events only: logs of this epoch, its start (Thursday 00:00 UTC), ISO 8601"),
+    qualified_param("pool", "Only logs on (allocations to) this pool or system gauge's target"),
+    qualified_param("gauge", "Only logs on (allocations to) this gauge"),
+    Param("tokenId", "integer", "Only this veNFT", minimum=0),
+    Param("kind", "enum", "view=events only: logs of this kind of transaction", choices=("vote", "poke", "reset")),
+    Param("limit", "integer", "Rows per page", default=100, minimum=1, maximum=500), CURSOR)
+VOTE_ERRORS = (CHAIN_UNAVAILABLE_DOC, EPOCH_NOT_ALIGNED_DOC, CURSOR_EXPIRED_DOC,
+               ErrorDoc(400, allocations.FILTER_NOT_IN_VIEW, "epoch or kind with view=current: they filter logs, not "
+                        "the allocations in effect; details.param names it."))
+
 ROUTES = (
     Route("/bribes", "bribes", bribes.bribes, "Notified funding records", ref("V1BribePage"), params=(
         CHAIN_IDS,
@@ -80,22 +94,11 @@ ROUTES = (
                       "unknown last."),
     Route("/votes", "votes", votes.votes, "Votes", ref("V1VotePage"), params=(
         CHAIN_IDS,
-        Param("view", "enum", "events: the Voter's logs (Voted and Abstained of vote, poke and reset transactions); "
-              "current: every veNFT's allocation in effect at the snapshot, with its voting power",
-              default="events", choices=("events", "current")),
-        Param("epoch", "timestamp", "view=events only: logs of this epoch, its start (Thursday 00:00 UTC), ISO 8601"),
-        qualified_param("pool", "Only logs on (allocations to) this pool or system gauge's target"),
-        qualified_param("gauge", "Only logs on (allocations to) this gauge"),
         Param("voter", "address", "Only veNFTs owned by this address: then (view=events), at the snapshot "
               "(view=current)"),
-        Param("tokenId", "integer", "Only this veNFT", minimum=0),
-        Param("kind", "enum", "view=events only: logs of this kind of transaction", choices=("vote", "poke", "reset")),
-        Param("limit", "integer", "Rows per page", default=100, minimum=1, maximum=500), CURSOR),
+        *VOTE_FILTERS),
         cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True, feature="gauges", paginated=True,
-        tags=("governance",), errors=(CHAIN_UNAVAILABLE_DOC, EPOCH_NOT_ALIGNED_DOC, CURSOR_EXPIRED_DOC,
-                                      ErrorDoc(400, allocations.FILTER_NOT_IN_VIEW, "epoch or kind with view=current: "
-                                               "they filter logs, not the allocations in effect; details.param names "
-                                               "it.")),
+        tags=("governance",), errors=VOTE_ERRORS,
         description="Two views, chosen by `view` (the answer's `view` says which; its rows' schema follows it). "
                     "`events` (default): the Voter's logs of the covered chains, newest first: each `Voted` or "
                     "`Abstained` of a `vote` (abstains from the veNFT's previous targets, then votes), `poke` "
