@@ -27,7 +27,7 @@ from devnet.specs import TokenSpec
 from devnet.sim.governance import Governance
 from devnet.sim.market import PoolSim, Swap, Token
 from devnet.sim.prices import PricePaths
-from devnet.sim import vault_truth
+from devnet.sim import escrow_moves, vault_truth
 from devnet.sim.vaults import VaultBook
 from devnet.sim.xcore import xcore_contracts
 from devnet.synth import scaled_params
@@ -209,6 +209,7 @@ class ChainSim:
                 "priceUSD": self.prices.price(t.idx, end - self.block_time),
                 "volumeUSD": token_vol[t.idx],
             })
+        escrow_moves.run_hour(self.gov, h)
         self.gov.lock_activity(h, rng)
         self.gov.run_scheduled(h)
         # blocks, log indexes and ids in chain order

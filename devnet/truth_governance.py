@@ -131,3 +131,20 @@ def vote_event_counts(sim, epoch: int, block: int) -> dict:
         rows[v["kind"]] += 1
     return {"chainId": sim.chain_id, "epoch": epoch, "block": block, "timestamp": ts,
             "transactions": {k: len(v) for k, v in txs.items()}, "logs": logs, "voteRows": rows}
+
+
+def account_venfts(sim, owner: str, block: int) -> dict:
+    """The veNFTs `owner` holds at the block (the escrow's owner then, so transfers and merges
+    before it count), each with its lock, voting power, allocation and last vote at the block's
+    time, and the owner's escrow moves (sim/escrow_moves.py) up to it."""
+    gov, ts, owner = sim.gov, sim.block_ts(block), owner.lower()
+    tokens = {}
+    for tid in sorted(gov.tokens_of_owner(owner, ts)):
+        amount, end, permanent, _ = gov.lock_state(tid, ts)
+        if amount == 0:
+            continue
+        tokens[str(tid)] = {"locked": str(amount), "unlockTime": None if permanent else end, "permanent": permanent,
+                            **_allocation(sim, tid, ts)}
+    moves = [m for m in gov.escrow_moves if m["timestamp"] <= ts and owner in (m["from"], m["to"])]
+    return {"chainId": sim.chain_id, "owner": owner, "block": block, "timestamp": ts, "tokens": tokens,
+            "moves": [{**m, "amount": str(m["amount"])} for m in moves]}

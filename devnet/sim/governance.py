@@ -84,7 +84,8 @@ class Governance:
         p = chain.params
         self.params = p
         self.locks: list[Lock] = []
-        self.owner_tokens: dict[str, list[int]] = {}
+        self.owner_tokens: dict[str, list[int]] = {}  # every owner a veNFT ever had -> its ids
+        self.escrow_moves: list[dict] = []  # transfers and merges (sim/escrow_moves.py)
         self.gauges: list[Gauge] = []
         self.gauge_by_pool: dict[str, Gauge] = {}  # target (pool or system address) -> gauge
         self.gauge_by_target = self.gauge_by_pool

@@ -1,11 +1,12 @@
 """/v1/accounts/{address}/voting-positions and /votes over the session's backfilled chains, against
 the devnet's VotingEscrow and Voter. For a handful of owners on every chain (the foundation, the
-owner of the most veNFTs, owners of an expired and of a withdrawn lock): the veNFTs listed are the
-ones the escrow says the address owns at the chain's snapshot block, each with the escrow's lock and
-voting power at that block and the Voter's allocation and last vote where the chain's governance
-events end; the per-chain sums are theirs; pages concatenate to the unpaged answer. An address with
-nothing is 200 with no rows. /votes is /v1/votes with the address as voter, and its logs are the
-devnet's logs of veNFTs the address owned then. Every answer is checked against /openapi.json."""
+owner of the most veNFTs, both sides of a transfer, a merger, owners of an expired and of a
+withdrawn lock): the veNFTs listed are the ones the devnet's truth (`account-venfts`) says the
+address owns at the chain's snapshot block, each with its lock and voting power at that block and
+the Voter's allocation and last vote where the chain's governance events end; the per-chain sums
+are theirs; pages concatenate to the unpaged answer. An address with nothing is 200 with no rows.
+/votes is /v1/votes with the address as voter, and its logs are the devnet's logs of veNFTs the
+address owned then. Every answer is checked against /openapi.json."""
 from __future__ import annotations
 
 import calendar
@@ -54,8 +55,9 @@ def every_row(api, path: str, limit: int = 500) -> tuple[list[dict], dict]:
 
 @pytest.fixture(scope="module")
 def owners(api, stack) -> dict[int, list[str]]:
-    """Per chain of the answer: its foundation, the owner of the most veNFTs at the snapshot, and the
-    owners of an expired and of a withdrawn lock there when the devnet has them."""
+    """Per chain of the answer: its foundation, the owner of the most veNFTs at the snapshot, both
+    sides of the newest transfer and the owner of the newest merge before it, and the owners of an
+    expired and of a withdrawn lock there when the devnet has them."""
     _, body = every_row(api, f"/v1/accounts/{NOBODY}/voting-positions")
     out = {}
     for chain in body["data"]["chains"]:
@@ -63,6 +65,9 @@ def owners(api, stack) -> dict[int, list[str]]:
         at = sim.block_ts(chain["blockNumber"])
         held = {o: sim.gov.tokens_of_owner(o, at) for o in sim.gov.owner_tokens}
         picked = [sim.gov.chain.foundation_wallet.lower(), max(held, key=lambda o: (len(held[o]), o))]
+        moves = [m for m in sim.gov.escrow_moves if m["timestamp"] <= at]
+        for kind in ("transfer", "merge"):
+            picked += next(([m["from"], m["to"]] for m in reversed(moves) if m["kind"] == kind), [])
         for wanted in ("expired", "withdrawn"):
             for o, tids in sorted(held.items()):
                 states = [sim.gov.lock_state(t, at) for t in sim.gov.owner_tokens[o]]
@@ -76,19 +81,8 @@ def owners(api, stack) -> dict[int, list[str]]:
     return out
 
 
-def truth_position(sim, tid: int, at: int, until: int) -> dict:
-    amount, end, permanent, _ = sim.gov.lock_state(tid, at)
-    allocation = sim.gov.book.allocation(tid, until - 1)
-    voted = sim.gov.last_voted(tid, until - 1)
-    return {"status": "permanent" if permanent else "decaying" if end > at else "expired",
-            "locked": amount, "unlockAt": None if permanent else iso(end),
-            "votingPower": sim.gov.balance_of_nft(tid, at), "allocation": dict(sorted(allocation.items())),
-            "lastVotedAt": iso(voted) if voted else None,
-            "lastVotedEpoch": iso(voted - voted % WEEK) if voted else None}  # 1970-01-01 was a Thursday
-
-
 def test_each_owners_veNFTs_are_the_escrows_at_the_snapshot_block(api, stack, owners):
-    kinds = set()
+    kinds, moved = set(), 0
     for cid, addresses in owners.items():
         sim = stack.devnet.sim(cid)
         for address in addresses:
@@ -97,29 +91,34 @@ def test_each_owners_veNFTs_are_the_escrows_at_the_snapshot_block(api, stack, ow
             assert data["address"] == address
             chain = next(c for c in data["chains"] if c["chainId"] == cid)
             assert chain["status"] == "observed" and chain["coverage"]["fromDeployment"], chain
-            at, until = sim.block_ts(chain["blockNumber"]), unix(chain["coverage"]["indexedUntil"])
+            truth = stack.truth("account-venfts", cid, owner=address, block=chain["blockNumber"])
+            at, until = truth["timestamp"], unix(chain["coverage"]["indexedUntil"])
             assert at <= unix(chain["snapshotAt"])
             served = [r for r in rows if r["chainId"] == cid]
-            tids = sorted(sim.gov.tokens_of_owner(address, at))
-            assert [int(r["tokenId"]) for r in served] == tids, (cid, address)
+            assert [r["tokenId"] for r in served] == list(truth["tokens"]), (cid, address)
             for r in served:
-                truth = truth_position(sim, int(r["tokenId"]), at, until)
+                lock = truth["tokens"][r["tokenId"]]
                 assert r["observation"] == {"blockNumber": chain["blockNumber"], "at": iso(at)}
-                assert (r["status"], r["unlockAt"], r["lastVotedAt"], r["lastVotedEpoch"]) == (
-                    truth["status"], truth["unlockAt"], truth["lastVotedAt"], truth["lastVotedEpoch"]), r
-                assert exact(r["locked"], truth["locked"]) and exact(r["votingPower"], truth["votingPower"])
-                assert {a["target"]: int(a["weight"]["raw"]) for a in r["allocation"]} == truth["allocation"]
-                assert [a["target"] for a in r["allocation"]] == list(truth["allocation"])
-                assert exact(r["usedWeight"], sum(truth["allocation"].values()))
+                status = "permanent" if lock["permanent"] else "decaying" if lock["unlockTime"] > at else "expired"
+                assert (r["status"], r["unlockAt"]) == (status, lock["unlockTime"] and iso(lock["unlockTime"]))
+                assert exact(r["locked"], int(lock["locked"])) and exact(r["votingPower"], int(lock["votingPower"]))
+                # the allocation and last vote where the chain's governance events end
+                allocation = dict(sorted(sim.gov.book.allocation(int(r["tokenId"]), until - 1).items()))
+                voted = sim.gov.last_voted(int(r["tokenId"]), until - 1)
+                assert [(a["target"], int(a["weight"]["raw"])) for a in r["allocation"]] == list(allocation.items())
+                assert exact(r["usedWeight"], sum(allocation.values()))
+                assert (r["lastVotedAt"], r["lastVotedEpoch"]) == (
+                    (iso(voted), iso(voted - voted % WEEK)) if voted else (None, None))  # 1970-01-01: a Thursday
                 assert (r["lastAction"] is None) == (not any(
                     e["tokenId"] == int(r["tokenId"]) and e["timestamp"] < until for e in sim.gov.book.events))
                 kinds.add(r["status"])
-            assert chain["positions"] == len(tids)
-            assert exact(chain["locked"], sum(sim.gov.lock_state(t, at)[0] for t in tids))
-            assert exact(chain["votingPower"], sum(sim.gov.balance_of_nft(t, at) for t in tids))
-            # the address's veNFTs on other chains: none (the devnet's owners are per chain), all observed
+            assert chain["positions"] == len(truth["tokens"])
+            assert exact(chain["locked"], sum(int(t["locked"]) for t in truth["tokens"].values()))
+            assert exact(chain["votingPower"], sum(int(t["votingPower"]) for t in truth["tokens"].values()))
+            moved += len(truth["moves"])
+            # the devnet's owners are per chain: on the others the address owns nothing
             assert all(c["positions"] == 0 for c in data["chains"] if c["chainId"] != cid and c["status"] == "observed")
-    assert {"permanent", "decaying"} <= kinds
+    assert {"permanent", "decaying"} <= kinds and moved  # owners whose veNFTs changed hands are among them
 
 
 def test_a_traversal_equals_the_unpaged_answer(api, owners):
