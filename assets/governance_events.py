@@ -26,7 +26,7 @@ from ..readers.graphql import SubgraphClient
 BRIBE_FIELDS = ("epoch amount amountUSD from isFoundation timestamp blockNumber transactionHash "
                 "target gauge { id } pool { id } token { id symbol decimals }")
 VOTE_FIELDS = "epoch weight timestamp blockNumber target veNFT { id owner isFoundation } pool { id } gauge { id }"
-CLAIM_FIELDS = ("epoch amount amountUSD kind timestamp blockNumber transactionHash veNFT { id isFoundation } "
+CLAIM_FIELDS = ("epoch amount amountUSD kind timestamp blockNumber transactionHash owner veNFT { id isFoundation } "
                 "target gauge { id } pool { id } token { id symbol decimals }")
 VOTE_EVENT_FIELDS = ("kind eventName tokenId owner target weight poolWeight totalWeight timestamp blockNumber "
                      "transactionHash logIndex pool { id } gauge { id }")

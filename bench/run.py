@@ -92,6 +92,7 @@ V1_ROUTES: tuple[str, ...] = (
     f"/accounts/{VOTER}/voting-positions",
     f"/accounts/{VOTER}/votes?limit=100",
     f"/accounts/{VOTER}/votes?view=current&limit=100",
+    f"/accounts/{VOTER}/activity?limit=100",
 )
 # A /v1 route whose path is known once the dataset is: the core token's price history over the 500
 # whole hours before chain 56's latest snapshot (one full page; every period holds four published

@@ -15,7 +15,7 @@ BRIBE_COLUMNS = ("chain_id", "epoch", "id", "block_timestamp", "block_number", "
 VOTE_COLUMNS = ("chain_id", "epoch", "id", "block_timestamp", "block_number", "venft_id", "owner", "is_foundation",
                 "gauge_address", "pool_address", "weight_raw", "gauge_kind")
 CLAIM_COLUMNS = ("chain_id", "epoch", "id", "block_timestamp", "block_number", "transaction_hash", "venft_id",
-                 "is_foundation", "kind", "gauge_address", "pool_address", "token_address", "token_symbol",
+                 "owner", "is_foundation", "kind", "gauge_address", "pool_address", "token_address", "token_symbol",
                  "token_decimals", "amount_raw", "amount_usd", "gauge_kind")
 
 
@@ -90,6 +90,7 @@ def claim_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
             **_event(chain_id, c, f"claim {c['id']}"),
             "transaction_hash": str(c.get("transactionHash") or "").lower(),
             "venft_id": req_int(ref_id(nft), f"claim {c['id']} veNFT"),
+            "owner": str(c.get("owner") or "").lower(),
             "is_foundation": bool(nft.get("isFoundation")),
             "kind": c.get("kind") or "",
             **_voter_pool(c),

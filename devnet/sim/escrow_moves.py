@@ -5,8 +5,8 @@ they were before these existed:
 
 - transfer: a veNFT (not the foundation's) passes to another voter; its allocation, if any, stays
   with it and is the new owner's from then on (Velodrome V2 lets a voted veNFT move);
-- merge: an owner's unlocked, unvoted, non-permanent veNFT is merged into one of its own that is
-  still locked (VotingEscrow.merge: the target gets the amount and the later unlock time, or stays
+- merge: an owner's unlocked, unvoted, non-permanent veNFT with no reward left to claim (no
+  allocation in this epoch or the last) is merged into one of its own that is still locked (VotingEscrow.merge: the target gets the amount and the later unlock time, or stays
   permanent; the source is burnt). Only unlocked sources are merged: an unlocked veNFT takes no draw
   of the main stream, so burning it changes none of them.
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from devnet.addresses import ZERO_ADDRESS
-from devnet.timeutil import HOUR
+from devnet.timeutil import HOUR, WEEK, epoch_start
 
 MOVES_STREAM = 781
 TRANSFERS_PER_HOUR = 0.2
@@ -60,6 +60,9 @@ def _merge_target(gov, source, ts: int):
     amount, end, perm, owner = source.current
     if source.created_ts >= ts or amount == 0 or perm or end > ts or gov.book.alloc.get(source.token_id):
         return None
+    epoch = epoch_start(ts)
+    if any(source.token_id in gov.book.epoch_alloc.get(e, {}) for e in (epoch, epoch - WEEK)):
+        return None  # its rewards of those epochs are claimed later, by its owner then
     live = []
     for tid in dict.fromkeys(gov.owner_tokens.get(owner, ())):
         lock = gov.lock(tid)

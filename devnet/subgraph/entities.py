@@ -376,6 +376,13 @@ def _with_units(field: str, decimals_of):
     return view
 
 
+def _claim_view(row, ctx) -> dict:
+    """A claim with its recipient: the veNFT's owner at the claim (the Voter pays the owner)."""
+    out = _with_units("amount", _token_decimals)(row, ctx)
+    out["owner"] = ctx.sim.gov.lock_state(int(row["veNFT"]), row["timestamp"])[3]
+    return out
+
+
 def _token_decimals(ctx, row) -> int:
     return ctx.sim.token_by_id[row["token"]].decimals
 
@@ -410,5 +417,5 @@ def build_stores(sim) -> dict[str, EventStore]:
                             _with_units("amount", _token_decimals), ("timestamp", "blockNumber")),
         "Claim": EventStore("Claim", lambda: gov.claims, ts_key, id_key,
                             {"veNFT": lambda r: r["veNFT"], "gauge": lambda r: r["gauge"], "token": lambda r: r["token"]},
-                            _with_units("amount", _token_decimals), ("timestamp", "blockNumber")),
+                            _claim_view, ("timestamp", "blockNumber")),
     }

@@ -94,8 +94,8 @@ ENTITIES: dict[str, list[tuple[str, str]]] = {
         ("transactionHash", "String!"), ("target", "String!"),
     ],
     "Claim": [
-        ("id", "ID!"), ("epoch", "BigInt!"), ("veNFT", "VeNFT!"), ("gauge", "Gauge!"), ("pool", "Pool"),
-        ("token", "Token!"), ("amount", "BigDecimal!"), ("amountUSD", "BigDecimal"), ("kind", "String!"),
+        ("id", "ID!"), ("epoch", "BigInt!"), ("veNFT", "VeNFT!"), ("owner", "String!"), ("gauge", "Gauge!"),
+        ("pool", "Pool"), ("token", "Token!"), ("amount", "BigDecimal!"), ("amountUSD", "BigDecimal"), ("kind", "String!"),
         ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"), ("transactionHash", "String!"), ("target", "String!"),
     ],
     # Voter logs (devnet/sim/votebook.py), gauge timelines and per-epoch gauge aggregates

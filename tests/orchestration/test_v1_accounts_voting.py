@@ -43,14 +43,8 @@ def api(stack, tmp_path_factory):
 
 
 def every_row(api, path: str, limit: int = 500) -> tuple[list[dict], dict]:
-    rows, cursor = [], None
-    while True:
-        sep = "&" if "?" in path else "?"
-        body = api.get(f"{path}{sep}limit={limit}" + (f"&cursor={cursor}" if cursor else "")).json()
-        rows += body["data"]["rows"]
-        cursor = body["pageInfo"]["nextCursor"]
-        if not cursor:
-            return rows, body
+    """Every row of the traversal in pages of `limit`, and its first page's body."""
+    return api.every_row(path + ("&" if "?" in path else "?") + f"limit={limit}")
 
 
 @pytest.fixture(scope="module")

@@ -184,3 +184,10 @@ def test_an_accounts_voting_positions_and_votes_through_the_generated_client(ser
     assert as_sent(positions.to_dict()) == body(url + f"/v1/accounts/{owner}/voting-positions?limit=5")
     votes = operation(package, "accounts", "account_votes").sync(owner, client=client, limit=5)
     assert as_sent(votes.to_dict()) == body(url + f"/v1/accounts/{owner}/votes?limit=5")
+
+
+def test_an_accounts_activity_through_the_generated_client(served):
+    package, client, url = served
+    model = operation(package, "accounts", "account_activity").sync(WALLETS[0], client=client, limit=5)
+    assert type(model).__module__.startswith("v1_client.models.") and model.data.rows
+    assert as_sent(model.to_dict()) == body(url + f"/v1/accounts/{WALLETS[0]}/activity?limit=5")

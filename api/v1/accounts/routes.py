@@ -9,7 +9,7 @@ from ...validation import Param
 from ..common.params import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS
 from ..governance.routes import CURSOR, CURSOR_EXPIRED_DOC, VOTE_ERRORS, VOTE_FILTERS
 from ..xcore.state import TOKEN_NOT_DEPLOYED
-from . import voting, votes, xcore
+from . import activity, voting, votes, xcore
 from .schemas import SCHEMAS
 
 __all__ = ["ROUTES", "SCHEMAS"]
@@ -20,6 +20,23 @@ READS_ONLY = (" Reads only: a published answer is not authority to sign a transa
               "lag a confirmed receipt by up to a snapshot (15 minutes) plus the chain's `coverage` lag.")
 
 ROUTES = (
+    Route("/accounts/{address}/activity", "account_activity", activity.activity,
+          "One address's activity: votes, claims, vault deposits and redemptions, xCORE moves",
+          ref("V1AccountActivityPage"), params=(
+              ADDRESS, CHAIN_IDS,
+              Param("kinds", "string", "Comma-separated kinds to show (default all): " + ", ".join(activity.KINDS),
+                    pattern=activity.KINDS_PATTERN, max_length=400),
+              Param("limit", "integer", "Records per page", default=100, minimum=1, maximum=500), CURSOR),
+          paginated=True, **COMMON, errors=(CHAIN_UNAVAILABLE_DOC, CURSOR_EXPIRED_DOC),
+          description="One chronological feed of what the address did on the selected chains (default: all), newest "
+          "first, in pages: its Voter transactions (vote, poke, reset: one record per transaction with its Voted and "
+          "Abstained logs, attributed to the veNFT's owner when it was sent), the rewards paid to it (claim: the "
+          "veNFT, bribe or fee reward, epoch, token, exact amount, USD at the claim's time or null), its vault "
+          "deposits and redemptions (shares and both token amounts, exact), and its xCORE deposits, exits and "
+          "bridge moves. Each chain's records are those before its published snapshot's time, as far as its events "
+          "of each domain are indexed (`coverage`; a domain behind its snapshot makes meta.complete false). Lock "
+          "operations, veNFT transfers and liquidity are not in this release's feed. An address with nothing is "
+          "200 with no rows; follow pageInfo.nextCursor with the other parameters unchanged." + READS_ONLY),
     Route("/accounts/{address}/xcore", "account_xcore", xcore.account_xcore,
           "One address's escrow-share token per chain and its worth at the current rate", ref("V1AccountXcore"),
           params=(ADDRESS, CHAIN_IDS), feature="xcore", rests_on=xcore.canonical_rests_on, **COMMON,

@@ -68,14 +68,19 @@ ACTION = obj({
     "blockNumber": COUNT,
     "transactionHash": {"type": "string"},
 }, "The veNFT's last Voter transaction (vote, poke or reset) before the chain's snapshot.")
-ALLOCATED = obj({
+TARGET_WEIGHT = {
     "target": {**LOWER_ADDRESS, "description": "what the weight is on: the pool, or a system gauge's target"},
     "gauge": LOWER_ADDRESS,
     "pool": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"], "description": "null: a system gauge"},
+}
+ALLOCATED = obj({
+    **TARGET_WEIGHT,
     "weight": qty("the weight the veNFT has on the target: its voting power when it last voted or poked, times the "
                   "target's share; what the Voter counts until the veNFT acts again"),
     "share": {**DECIMAL, "description": "weight / usedWeight, truncated at 18 places"},
 }, "The veNFT's weight on one target, in effect at the chain's snapshot.")
+LOGGED = obj({**TARGET_WEIGHT, "weight": qty("the log's weight (voting power, 1e18-scaled)")},
+             "One Voted or Abstained log of a Voter transaction.")
 VOTING_POSITION = obj({
     "chainId": CHAIN_ID,
     "tokenId": {"type": "string", "pattern": "^[0-9]+$", "description": "the veNFT"},
@@ -115,9 +120,78 @@ VOTING_POSITIONS = obj({
     "chains": {**array_of("V1AccountVotingChain"), "description": "every selected chain, by chain ID"},
 }, "A page of the veNFTs one address owns at the selected chains' published snapshots.")
 
+AMOUNT_PROPS = {"raw": {**RAW_INTEGER, "type": ["string", "null"]},
+                "value": {**DECIMAL, "type": ["string", "null"], "description": "raw / 10^decimals; null when the "
+                          "decimals are not known"}}
+AMOUNT = obj(AMOUNT_PROPS, "An exact token amount.")
+TOKEN_AMOUNT = obj({"token": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"],
+                              "description": "null: the vault's tokens are not known by the snapshot"},
+                    **AMOUNT_PROPS}, "An exact amount of one of the vault's tokens.")
+LOGGED_TARGETS = array_of("V1AccountLoggedWeight")
+ACTIVITY = obj({
+    "chainId": CHAIN_ID,
+    "kind": {"enum": ["vote", "poke", "reset", "claim", "vaultDeposit", "vaultRedemption", "xcoreDeposit",
+                      "xcoreExit", "xcoreBridgeOut", "xcoreBridgeIn"], "description": "vote, poke, reset: a Voter "
+             "transaction of a veNFT the address owned then (`vote`); claim: a reward paid to it (`claim`); "
+             "vaultDeposit, vaultRedemption (`vault`); xcore*: a move of its escrow-share token (`xcore`)"},
+    "id": {"type": "string", "description": "the record, unique on the chain: transaction hash and log index"},
+    "at": {**ISO_TIME, "description": "the block time"},
+    "blockNumber": COUNT,
+    "transactionHash": {"type": "string"},
+    "logIndex": {**COUNT, "description": "the record's first log in the transaction"},
+    "vote": {"oneOf": [obj({
+        "tokenId": {"type": "string", "pattern": "^[0-9]+$"},
+        "voted": {**LOGGED_TARGETS, "description": "the Voted logs: weight put on each target"},
+        "abstained": {**LOGGED_TARGETS, "description": "the Abstained logs: weight taken off each target"},
+    }), {"type": "null"}], "description": "vote, poke and reset only"},
+    "claim": {"oneOf": [obj({
+        "tokenId": {"type": "string", "pattern": "^[0-9]+$", "description": "the veNFT whose reward it is"},
+        "rewardKind": {"enum": ["bribe", "fee"], "description": "a bribe reward or the trading-fee reward"},
+        "epochStart": {**ISO_TIME, "description": "the epoch the reward was earned in"},
+        "gauge": LOWER_ADDRESS,
+        "pool": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"]},
+        "token": obj({"address": LOWER_ADDRESS, "symbol": {"type": "string"}, "decimals": COUNT}),
+        "amount": ref("V1AccountAmount"),
+        "amountUsd": {"type": ["number", "null"], "description": "at the claim's time; null: no price then"},
+    }), {"type": "null"}], "description": "claim only; rewards and their kinds are never added up here"},
+    "vault": {"oneOf": [obj({
+        "vault": LOWER_ADDRESS,
+        "shares": ref("V1AccountAmount"),
+        "amount0": ref("V1AccountTokenAmount"),
+        "amount1": ref("V1AccountTokenAmount"),
+        "amountUsd": {"type": ["number", "null"], "description": "at the event's time; null: no price then"},
+    }), {"type": "null"}], "description": "vaultDeposit and vaultRedemption only"},
+    "xcore": {"oneOf": [obj({
+        "shares": qty("xCORE minted, burnt or moved"),
+        "amount": qty("core token deposited or paid out; null for bridge moves"),
+        "penalty": qty("exits only: the core token kept back"),
+        "guid": {"type": ["string", "null"], "description": "bridge moves: the transfer's id on both chains"},
+        "srcChainId": {"type": ["integer", "null"]},
+        "dstChainId": {"type": ["integer", "null"]},
+    }), {"type": "null"}], "description": "xcore* only"},
+}, "One record of an address's activity.")
+ACTIVITY_COVERAGE = obj({
+    "chainId": CHAIN_ID,
+    "snapshotAt": ISO_TIME,
+    **{domain: {"oneOf": [indexed_coverage_schema(f"{what} events", "records"), {"type": "null"}],
+                "description": f"how far the chain's {what} events are indexed; null: the chain has none, or no "
+                "kind of them was asked for"}
+       for domain, what in (("governance", "governance"), ("vaults", "vault"), ("xcore", "xCORE"))},
+}, "How far one chain's events of each domain are indexed.")
+ACTIVITY_PAGE = obj({
+    "address": LOWER_ADDRESS,
+    "rows": {**array_of("V1AccountActivity"), "description": "newest first: time descending, then chainId, then block "
+             "and log index descending, then kind and id"},
+    "coverage": {**array_of("V1AccountActivityCoverage"), "description": "per selected chain with a snapshot"},
+    "filters": obj({"address": LOWER_ADDRESS, "chainIds": {"type": "array", "items": CHAIN_ID},
+                    "kinds": {"type": "array", "items": {"type": "string"}}}, "What the page (and its cursor) selects."),
+}, "A page of one address's activity on the selected chains.")
+
 SCHEMAS = {"V1AccountXcoreCoverage": COVERAGE, "V1AccountXcoreMove": MOVE, "V1AccountXcoreChain": CHAIN,
            "V1AccountXcoreRate": RATE, "V1AccountXcore": ACCOUNT_XCORE,
            "V1AccountGovernanceCoverage": ALLOCATION_COVERAGE, "V1AccountBlock": BLOCK_AT,
            "V1AccountVoterAction": ACTION, "V1AccountAllocation": ALLOCATED,
            "V1AccountVotingPosition": VOTING_POSITION, "V1AccountVotingChain": VOTING_CHAIN,
-           "V1AccountVotingPositions": VOTING_POSITIONS}
+           "V1AccountVotingPositions": VOTING_POSITIONS, "V1AccountAmount": AMOUNT, "V1AccountActivity": ACTIVITY,
+           "V1AccountTokenAmount": TOKEN_AMOUNT, "V1AccountLoggedWeight": LOGGED,
+           "V1AccountActivityCoverage": ACTIVITY_COVERAGE, "V1AccountActivityPage": ACTIVITY_PAGE}

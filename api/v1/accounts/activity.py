@@ -1,0 +1,100 @@
+"""Handler of /v1/accounts/{address}/activity: one chronological feed of what the address did on
+the selected chains, newest first, in pages with signed cursors: its Voter transactions (as the
+veNFT's owner when they were sent), the rewards paid to it, its vault deposits and redemptions and
+its xCORE moves. Each chain's records are those before its published snapshot's time, as far as
+the chain's events of each domain are indexed (`coverage`: one record per domain the chain has)."""
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import orjson
+
+from ...cursors import filters_digest
+from ...routes import RequestContext, runs
+from ..common.decimals import units_text
+from ..common.events_coverage import read_coverage
+from ..common.flows import stamp
+from ..common.traversal import chains_traversal, one_page
+from ..governance.bribes import GOVERNANCE_EVENTS
+from ..xcore.state import XCORE_EVENTS, quantity
+
+CURSOR_FORMAT = 1
+# kind -> (its domain, the chain feature that has it)
+KINDS = {
+    "vote": "governance", "poke": "governance", "reset": "governance", "claim": "governance",
+    "vaultDeposit": "vaults", "vaultRedemption": "vaults",
+    "xcoreDeposit": "xcore", "xcoreExit": "xcore", "xcoreBridgeOut": "xcore", "xcoreBridgeIn": "xcore",
+}
+DOMAINS = {"governance": ("gauges", GOVERNANCE_EVENTS), "vaults": ("vaults", "vault_events"),
+           "xcore": ("xcore", XCORE_EVENTS)}  # domain -> (chain feature, chain_coverage dataset)
+KINDS_PATTERN = f"(?:{'|'.join(KINDS)})(?:,(?:{'|'.join(KINDS)}))*"
+
+
+def _amount(raw: str | None, decimals: int | None) -> dict[str, Any]:
+    known = raw is not None and decimals is not None
+    return {"raw": raw, "value": units_text(int(raw), decimals) if known else None}
+
+
+def _targets(logs: list) -> list[dict[str, Any]]:
+    return [{"target": t, "gauge": g, "pool": p or None, "weight": quantity(w)} for t, g, p, w in logs]
+
+
+def _detail(kind: str, d: dict[str, Any]) -> dict[str, Any]:
+    domain = KINDS[kind]
+    if kind == "claim":
+        return {"claim": {"tokenId": d["tokenId"], "rewardKind": d["rewardKind"], "epochStart": stamp(d["epoch"]),
+                          "gauge": d["gauge"], "pool": d["pool"] or None,
+                          "token": {"address": d["token"], "symbol": d["symbol"], "decimals": d["decimals"]},
+                          "amount": _amount(d["amount"], d["decimals"]), "amountUsd": d["amountUsd"]}}
+    if domain == "governance":
+        return {"vote": {"tokenId": d["tokenId"], "voted": _targets(d["voted"]), "abstained": _targets(d["abstained"])}}
+    if domain == "vaults":
+        known = d["known"]
+        return {"vault": {
+            "vault": d["vault"],
+            "shares": _amount(d["shares"], d["shareDecimals"] if known else None),
+            "amount0": {"token": d["token0"] if known else None, **_amount(d["amount0"], d["decimals0"] if known else None)},
+            "amount1": {"token": d["token1"] if known else None, **_amount(d["amount1"], d["decimals1"] if known else None)},
+            "amountUsd": d["amountUsd"]}}
+    return {"xcore": {"shares": quantity(d["shares"]), "amount": quantity(d["amount"]), "penalty": quantity(d["penalty"]),
+                      "guid": d["guid"] or None, "srcChainId": d["srcChainId"] or None,
+                      "dstChainId": d["dstChainId"] or None}}
+
+
+def record(r: dict[str, Any]) -> dict[str, Any]:
+    out = {"chainId": int(r["chain_id"]), "kind": r["kind"], "id": r["id"], "at": stamp(r["at_ms"] // 1000),
+           "blockNumber": int(r["block_number"]), "transactionHash": r["transaction_hash"],
+           "logIndex": int(r["log_index"]), "vote": None, "claim": None, "vault": None, "xcore": None}
+    return {**out, **_detail(r["kind"], orjson.loads(r["detail"]))}
+
+
+async def _coverage(ctx: RequestContext, chains, domains: list[str]) -> list[dict[str, Any]]:
+    """Per chain: how far each wanted domain it has is indexed (None: the chain lacks the domain)."""
+    wanted = [(d, [c for c in chains if ctx.settings.chains[c.chain_id].supports(DOMAINS[d][0])]) for d in domains]
+    found = await asyncio.gather(*(read_coverage(ctx, having, DOMAINS[d][1]) for d, having in wanted if having))
+    by_domain = dict(zip((d for d, having in wanted if having), (covered for covered, _ in found)))
+    return [{"chainId": c.chain_id, "snapshotAt": c.snapshot.at_iso,
+             **{d: next((x for x in by_domain.get(d, ()) if x["chainId"] == c.chain_id), None) for d in DOMAINS}}
+            for c in chains]
+
+
+@runs("account_activity", "events_coverage")
+async def activity(ctx: RequestContext) -> dict[str, Any]:
+    address = ctx.params["address"].lower()
+    kinds = list(dict.fromkeys(ctx.params["kinds"].split(","))) if ctx.params["kinds"] else list(KINDS)
+    f = {"address": address, "chainIds": list(ctx.coverage.chain_ids), "kinds": kinds}
+    digest = filters_digest(f)
+    payload, chains = chains_traversal(ctx, digest, CURSOR_FORMAT)
+    c_at, c_chain, c_block, c_log, c_kind, c_id = payload["key"] if payload else (0, 0, 0, 0, "", "")
+    domains = [d for d in DOMAINS if any(KINDS[k] == d for k in kinds)]
+    rows, covered = await asyncio.gather(
+        ctx.rows("account_activity", address=address, chain_ids=[c.chain_id for c in chains],
+                 snapshot_ats=[c.snapshot.param for c in chains], kinds=kinds, after=int(payload is not None),
+                 c_at=c_at, c_chain=c_chain, c_block=c_block, c_log=c_log, c_kind=c_kind, c_id=c_id,
+                 limit=ctx.params["limit"] + 1),
+        _coverage(ctx, chains, domains))
+    rows = one_page(ctx, rows, digest, CURSOR_FORMAT, tuple(chains), lambda last: [
+        last["at_ms"], int(last["chain_id"]), int(last["block_number"]), int(last["log_index"]), last["kind"],
+        last["id"]])
+    return {"address": address, "rows": [record(r) for r in rows], "coverage": covered, "filters": f}

@@ -1,0 +1,168 @@
+"""/v1/accounts/{address}/activity over the session's backfilled chains, against the devnet's own
+records: for a handful of addresses (each chain's foundation, which votes, is paid rewards and on
+chain 56 holds xCORE; the owner of the most veNFTs; the busiest vault user; xCORE wallets), every
+record of a chain up to where its events of that domain are indexed is the devnet's (Voter
+transactions of veNFTs the address owned then, the rewards paid to it, its vault deposits and
+redemptions, its xCORE moves), with the same block, transaction, log index and amounts, newest
+first; filters by kind and chain select what they name; traversals equal the unpaged answer; an
+address with nothing is 200 with no rows. Every answer is checked against /openapi.json."""
+from __future__ import annotations
+
+import calendar
+import time
+
+import httpx
+import pytest
+
+from devnet.sim.xcore import WALLETS
+from session_api import v1_server
+from support.contract_check import CheckedClient
+
+NOBODY = "0x" + "5a" * 20
+XCORE_KINDS = {"deposit": "xcoreDeposit", "exit": "xcoreExit", "bridgeOut": "xcoreBridgeOut", "bridgeIn": "xcoreBridgeIn"}
+
+
+def unix(text: str) -> int:
+    return calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
+
+
+@pytest.fixture(scope="module")
+def api(stack, tmp_path_factory):
+    with v1_server(stack, tmp_path_factory.mktemp("v1-accounts-activity")) as server, httpx.Client(timeout=60) as http:
+        yield CheckedClient(server.url, http)
+
+
+def every_row(api, path: str, limit: int = 500) -> tuple[list[dict], dict]:
+    """Every row of the traversal in pages of `limit`, and its first page's body."""
+    return api.every_row(path + ("&" if "?" in path else "?") + f"limit={limit}")
+
+
+def span(cover: dict | None) -> tuple[int, int]:
+    """The indexed seconds [from, until) of one domain's coverage record (empty when none)."""
+    if cover is None or cover["indexedUntil"] is None:
+        return 0, 0
+    return unix(cover["indexedFrom"]), unix(cover["indexedUntil"])
+
+
+def truth(stack, cid: int, address: str, cover: dict) -> list[tuple]:
+    """The devnet's records of `address` on the chain within each domain's indexed span, as
+    (kind, id, block, transaction, log index, what) tuples."""
+    sim, out = stack.devnet.sim(cid), []
+    lo, hi = span(cover["governance"])
+    txs: dict[tuple, list[dict]] = {}
+    for e in sim.gov.book.events:
+        if e["owner"].lower() == address and lo <= e["timestamp"] < hi:
+            txs.setdefault((e["transactionHash"], e["tokenId"]), []).append(e)
+    for (tx, tid), logs in txs.items():
+        first = min(logs, key=lambda e: e["logIndex"])
+        weights = {name: sorted((e["target"], str(e["weight"])) for e in logs if e["eventName"] == name)
+                   for name in ("Voted", "Abstained")}
+        out.append((first["kind"], f"{tx}-{first['logIndex']}", first["blockNumber"], tx, first["logIndex"],
+                    (str(tid), weights["Voted"], weights["Abstained"])))
+    for c in sim.gov.claims:
+        if lo <= c["timestamp"] < hi and sim.gov.lock_state(int(c["veNFT"]), c["timestamp"])[3] == address:
+            out.append(("claim", c["id"], c["blockNumber"], c["transactionHash"], int(c["id"].rsplit("-", 1)[1]),
+                        (c["veNFT"], c["kind"], c["token"], str(c["amount"]))))
+    lo, hi = span(cover["vaults"])
+    for v in sim.vaults.by_user.get(address, []):
+        if lo <= v["timestamp"] < hi:
+            out.append(("vaultDeposit" if v["kind"] == "deposit" else "vaultRedemption", v["id"], v["blockNumber"],
+                        v["transactionHash"], v["logIndex"], (v["vault"], str(v["shares"]), str(v["amount0"]),
+                                                              str(v["amount1"]))))
+    lo, hi = span(cover["xcore"])
+    ledger = stack.devnet.state.xcore.ledgers.get(cid) if stack.devnet.state.xcore else None
+    for x in ledger.events if ledger else ():
+        if x.get("account") == address and x["kind"] in XCORE_KINDS and lo <= x["timestamp"] < hi:
+            out.append((XCORE_KINDS[x["kind"]], x["id"], x["blockNumber"], x["transactionHash"], x["logIndex"],
+                        (str(x["shares"]), None if x["amount"] is None else str(x["amount"]), x["guid"])))
+    return sorted(out)
+
+
+def served(rows: list[dict], cid: int) -> list[tuple]:
+    out = []
+    for r in (r for r in rows if r["chainId"] == cid):
+        if r["vote"]:
+            v = r["vote"]
+            what = (v["tokenId"], sorted((a["target"], a["weight"]["raw"]) for a in v["voted"]),
+                    sorted((a["target"], a["weight"]["raw"]) for a in v["abstained"]))
+        elif r["claim"]:
+            c = r["claim"]
+            what = (c["tokenId"], c["rewardKind"], c["token"]["address"], c["amount"]["raw"])
+        elif r["vault"]:
+            v = r["vault"]
+            what = (v["vault"], v["shares"]["raw"], v["amount0"]["raw"], v["amount1"]["raw"])
+        else:
+            x = r["xcore"]
+            what = (x["shares"]["raw"], x["amount"]["raw"], x["guid"])
+        out.append((r["kind"], r["id"], r["blockNumber"], r["transactionHash"], r["logIndex"], what))
+    return sorted(out)
+
+
+@pytest.fixture(scope="module")
+def addresses(stack, api) -> list[str]:
+    _, body = every_row(api, f"/v1/accounts/{NOBODY}/activity")
+    out = list(WALLETS[:3])
+    for chain in body["data"]["coverage"]:
+        sim = stack.devnet.sim(chain["chainId"])
+        out.append(sim.gov.chain.foundation_wallet.lower())
+        owners: dict[str, int] = {}
+        for e in sim.gov.book.events:
+            owners[e["owner"].lower()] = owners.get(e["owner"].lower(), 0) + 1
+        out.append(max(owners, key=lambda o: (owners[o], o)))
+        if sim.vaults.by_user:
+            out.append(max(sim.vaults.by_user, key=lambda u: (len(sim.vaults.by_user[u]), u)))
+    return list(dict.fromkeys(out))
+
+
+def test_every_record_is_the_devnets(api, stack, addresses):
+    kinds = set()
+    for address in addresses:
+        rows, body = every_row(api, f"/v1/accounts/{address}/activity")
+        assert body["data"]["address"] == address and body["data"]["filters"]["kinds"]
+        keys = [(-unix(r["at"]), r["chainId"], -r["blockNumber"], -r["logIndex"], r["kind"], r["id"]) for r in rows]
+        assert keys == sorted(keys) and len(set(keys)) == len(keys)
+        for cover in body["data"]["coverage"]:
+            cid = cover["chainId"]
+            assert served(rows, cid) == truth(stack, cid, address, cover), (address, cid)
+            assert all(unix(r["at"]) < unix(cover["snapshotAt"]) for r in rows if r["chainId"] == cid)
+        kinds |= {r["kind"] for r in rows}
+    # the addresses exercise every kind the devnet's accounts do
+    assert {"vote", "claim", "vaultDeposit", "vaultRedemption", "xcoreDeposit", "xcoreBridgeOut"} <= kinds, kinds
+
+
+def test_filters_and_traversals(api, addresses):
+    busiest = max(addresses, key=lambda a: len(every_row(api, f"/v1/accounts/{a}/activity")[0]))
+    rows, _ = every_row(api, f"/v1/accounts/{busiest}/activity")
+    assert len(rows) > 4
+    assert every_row(api, f"/v1/accounts/{busiest}/activity", limit=3)[0] == rows
+    kind, cid = rows[len(rows) // 2]["kind"], rows[len(rows) // 2]["chainId"]
+    for query, wanted in {f"kinds={kind}": lambda r: r["kind"] == kind,
+                          f"kinds={kind},claim&chainIds={cid}": lambda r: r["kind"] in (kind, "claim") and r["chainId"] == cid,
+                          f"chainIds={cid}": lambda r: r["chainId"] == cid}.items():
+        got, body = every_row(api, f"/v1/accounts/{busiest}/activity?{query}", limit=4)
+        assert got == [r for r in rows if wanted(r)] and got, query
+    foundation = next(a for a in addresses if len({r["kind"] for r in every_row(
+        api, f"/v1/accounts/{a}/activity?chainIds=56")[0]} & {"claim", "xcoreDeposit"}) == 2)
+    assert foundation  # one address active in two domains on one chain
+
+
+def test_an_address_with_nothing_has_no_rows(api):
+    data, meta = api.data(f"/v1/accounts/{NOBODY}/activity")
+    assert data["rows"] == [] and api.get(f"/v1/accounts/{NOBODY}/activity").json()["pageInfo"]["hasNextPage"] is False
+    assert {c["chainId"] for c in data["coverage"]} == {c["chainId"] for c in meta["chains"]}
+    for c in data["coverage"]:
+        assert c["governance"] is not None  # every session chain has gauges
+
+
+def test_errors_answer_their_codes(api):
+    cases = {
+        "/v1/accounts/0x1234/activity": (400, "invalid_address"),
+        f"/v1/accounts/{NOBODY}/activity?kinds=vote,swap": (400, "invalid_kinds"),
+        f"/v1/accounts/{NOBODY}/activity?kinds=": (400, "invalid_kinds"),
+        f"/v1/accounts/{NOBODY}/activity?chainIds=999": (404, "chain_not_public"),
+        f"/v1/accounts/{NOBODY}/activity?limit=501": (400, "invalid_limit"),
+        f"/v1/accounts/{NOBODY}/activity?cursor=x": (400, "invalid_cursor"),
+    }
+    for path, (status, code) in cases.items():
+        r = api.get(path)
+        assert (r.status_code, r.json()["error"]["code"]) == (status, code), path
