@@ -1,5 +1,5 @@
 """The `governance_events` asset (daily partitions, one run per range): every Bribe, Vote, Claim,
-Voter log (VoteEvent) and gauge lifecycle event (GaugeEvent) of the subgraph whose timestamp falls
+Voter log (VoteEvent), VotingEscrow log (EscrowEvent) and gauge lifecycle event (GaugeEvent) of the subgraph whose timestamp falls
 in the range's days, and the gauge epochs (GaugeEpoch) those days touch, read at one block (the
 block at the range end when the subgraph has indexed past it, else the subgraph head; like
 `pool_hourly`).
@@ -14,6 +14,7 @@ from . import groups
 from .chain_scope import ChainScope
 from .coverage import record_coverage
 from .resources import ChainsResource, WarehouseResource
+from .rows.escrow_events import escrow_event_rows
 from .rows.governance_events import bribe_rows, claim_rows, vote_rows
 from .rows.voter_events import gauge_epoch_rows, gauge_event_rows, vote_action_rows
 from .runs import partition_range
@@ -30,12 +31,15 @@ CLAIM_FIELDS = ("epoch amount amountUSD kind timestamp blockNumber transactionHa
                 "target gauge { id } pool { id } token { id symbol decimals }")
 VOTE_EVENT_FIELDS = ("kind eventName tokenId owner target weight poolWeight totalWeight timestamp blockNumber "
                      "transactionHash logIndex pool { id } gauge { id }")
+ESCROW_EVENT_FIELDS = ("kind tokenId from to amount unlockTime permanent mergedInto timestamp blockNumber "
+                       "transactionHash logIndex")
 GAUGE_EVENT_FIELDS = "kind gaugeKind target timestamp blockNumber transactionHash logIndex gauge { id } pool { id }"
 GAUGE_EPOCH_FIELDS = ("epoch kind target isAlive isPartial votes votesAtStart emissions rewardRate emitted fees0 fees1 "
                       "feesUSD bribesUSD bribeCount unpricedBribeCount gauge { id } pool { id } "
                       "token0 { id decimals } token1 { id decimals }")
 EVENTS = (("bribes", BRIBE_FIELDS), ("votes", VOTE_FIELDS), ("claims", CLAIM_FIELDS),
-          ("voteEvents", VOTE_EVENT_FIELDS), ("gaugeEvents", GAUGE_EVENT_FIELDS))
+          ("voteEvents", VOTE_EVENT_FIELDS), ("escrowEvents", ESCROW_EVENT_FIELDS),
+          ("gaugeEvents", GAUGE_EVENT_FIELDS))
 
 
 def read_events(subgraph: SubgraphClient, chain: ChainReader, start: int,
@@ -60,11 +64,12 @@ def build_governance_event_assets(scope: ChainScope) -> list[AssetsDefinition]:
     @asset(
         name="governance_events",
         **groups.history_asset(scope),
-        metadata={"tables": "bribe_events, vote_events, claim_events, vote_actions, gauge_events, gauge_epochs",
+        metadata={"tables": "bribe_events, vote_events, claim_events, vote_actions, escrow_events, gauge_events, "
+                            "gauge_epochs",
                   "chain": cid},
-        description=f"Chain {cid}: bribe deposits, votes, reward claims, Voter logs and gauge lifecycle events of the "
-                    "days, and the gauge epochs they touch (bribe_events, vote_events, claim_events, vote_actions, "
-                    "gauge_events, gauge_epochs).",
+        description=f"Chain {cid}: bribe deposits, votes, reward claims, Voter and VotingEscrow logs and gauge "
+                    "lifecycle events of the days, and the gauge epochs they touch (bribe_events, vote_events, "
+                    "claim_events, vote_actions, escrow_events, gauge_events, gauge_epochs).",
     )
     def governance_events(
         context: AssetExecutionContext,
@@ -83,6 +88,7 @@ def build_governance_event_assets(scope: ChainScope) -> list[AssetsDefinition]:
                                             ("vote_events", vote_rows, "votes"),
                                             ("claim_events", claim_rows, "claims"),
                                             ("vote_actions", vote_action_rows, "voteEvents"),
+                                            ("escrow_events", escrow_event_rows, "escrowEvents"),
                                             ("gauge_events", gauge_event_rows, "gaugeEvents"))
             }
             written["gauge_epochs"] = insert_columns(

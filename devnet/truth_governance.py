@@ -136,7 +136,7 @@ def vote_event_counts(sim, epoch: int, block: int) -> dict:
 def account_venfts(sim, owner: str, block: int) -> dict:
     """The veNFTs `owner` holds at the block (the escrow's owner then, so transfers and merges
     before it count), each with its lock, voting power, allocation and last vote at the block's
-    time, and the owner's escrow moves (sim/escrow_moves.py) up to it."""
+    time, and the VotingEscrow events up to it with the owner on either side (sim/escrow_moves.py)."""
     gov, ts, owner = sim.gov, sim.block_ts(block), owner.lower()
     tokens = {}
     for tid in sorted(gov.tokens_of_owner(owner, ts)):
@@ -145,6 +145,6 @@ def account_venfts(sim, owner: str, block: int) -> dict:
             continue
         tokens[str(tid)] = {"locked": str(amount), "unlockTime": None if permanent else end, "permanent": permanent,
                             **_allocation(sim, tid, ts)}
-    moves = [m for m in gov.escrow_moves if m["timestamp"] <= ts and owner in (m["from"], m["to"])]
+    events = [e for e in gov.escrow_events if e["timestamp"] <= ts and owner in (e["from"], e["to"])]
     return {"chainId": sim.chain_id, "owner": owner, "block": block, "timestamp": ts, "tokens": tokens,
-            "moves": [{**m, "amount": str(m["amount"])} for m in moves]}
+            "events": [{**e, "amount": str(e["amount"])} for e in events]}

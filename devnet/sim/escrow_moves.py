@@ -10,8 +10,10 @@ they were before these existed:
   permanent; the source is burnt). Only unlocked sources are merged: an unlocked veNFT takes no draw
   of the main stream, so burning it changes none of them.
 
-Every move is a record in `Governance.escrow_moves` (kind, veNFTs, owners, amounts, block,
-transaction and log index), the truth of an account's activity.
+`record` writes every VotingEscrow event, these and the lock operations of sim/governance.py
+(create, increase, extend, permanent, withdraw), to `Governance.escrow_events` in chain order: kind,
+veNFT, the owners before and after, the amount it moved or added, the unlock time after, block,
+transaction and log index. They are the truth of an account's lock activity.
 """
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ def run_hour(gov, hour_ts: int) -> None:
     first = len(gov.foundation_ids)
     if len(gov.locks) <= first:
         return
-    log = 0
+    moved = False
     for _ in range(transfers):
         lock = gov.locks[first + int(rng.random() * (len(gov.locks) - first))]
         receiver = gov.voters[int(len(gov.voters) * rng.random() ** 2)]
@@ -42,15 +44,17 @@ def run_hour(gov, hour_ts: int) -> None:
             continue
         lock.update(hour_ts, (amount, end, perm, receiver))
         gov.owner_tokens.setdefault(receiver, []).append(lock.token_id)
-        log = _record(gov, hour_ts, log, "transfer", lock.token_id, owner, receiver, amount=amount)
+        record(gov, hour_ts, "transfer", lock.token_id, owner, receiver, amount, end, perm)
+        moved = True
     for _ in range(merges):
         for _ in range(MERGE_TRIES):
             source = gov.locks[first + int(rng.random() * (len(gov.locks) - first))]
             target = _merge_target(gov, source, hour_ts)
             if target is not None:
-                log = _merge(gov, hour_ts, log, source, target)
+                _merge(gov, hour_ts, source, target)
+                moved = True
                 break
-    if log:
+    if moved:
         gov._ve_cache.clear()  # totals read at this second before the moves
 
 
@@ -73,18 +77,27 @@ def _merge_target(gov, source, ts: int):
     return max(live)[2] if live else None
 
 
-def _merge(gov, ts: int, log: int, source, target) -> int:
+def _merge(gov, ts: int, source, target) -> None:
     amount, end, _perm, owner = source.current
     t_amount, t_end, t_perm, _ = target.current
     target.update(ts, (t_amount + amount, 0 if t_perm else max(end, t_end), t_perm, owner))
     source.update(ts, (0, 0, False, ZERO_ADDRESS))
-    return _record(gov, ts, log, "merge", source.token_id, owner, owner, amount=amount, into=target.token_id)
+    record(gov, ts, "merge", source.token_id, owner, ZERO_ADDRESS, amount, *target.current[1:3],
+           mergedInto=target.token_id)
 
 
-def _record(gov, ts: int, log: int, kind: str, token_id: int, sender: str, receiver: str, **fields) -> int:
+def record(gov, ts: int, kind: str, token_id: int, owner: str, receiver: str, amount: int, end: int,
+           permanent: bool, **fields) -> None:
+    """One VotingEscrow event: `owner` holds the veNFT before it, `receiver` after it (the zero
+    address once burnt); `amount` is what it locked, added or moved; `end` and `permanent` the lock
+    after it. Log indexes run per block, in the order the events are written."""
     c = gov.chain
     block = c.block_at(ts)
-    gov.escrow_moves.append({"kind": kind, "tokenId": token_id, "from": sender, "to": receiver, **fields,
-                             "timestamp": ts, "blockNumber": block,
-                             "transactionHash": c.tx_hash(block, log, "escrow"), "logIndex": log})
-    return log + 1
+    last_block, log = gov.escrow_log
+    log = log + 1 if block == last_block else 0
+    gov.escrow_log = (block, log)
+    tx = c.tx_hash(block, log, "escrow")
+    gov.escrow_events.append({"id": f"{tx}-{log}", "kind": kind, "tokenId": token_id, "veNFT": str(token_id),
+                              "from": owner, "to": receiver, "amount": amount, "unlockTime": None if permanent else end,
+                              "permanent": permanent, "mergedInto": None, **fields, "timestamp": ts,
+                              "blockNumber": block, "transactionHash": tx, "logIndex": log})

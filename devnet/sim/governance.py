@@ -18,7 +18,7 @@ from devnet.timeutil import HOUR, WEEK, epoch_start
 from devnet.addresses import ZERO_ADDRESS, system_gauge_target
 from devnet.sim.gauges import Gauge, build_timeline
 from devnet.sim.votebook import VoteBook
-from devnet.sim import epoch_extras
+from devnet.sim import epoch_extras, escrow_moves
 
 MAXTIME = 4 * 365 * 86400
 E18 = 10**18
@@ -85,7 +85,8 @@ class Governance:
         self.params = p
         self.locks: list[Lock] = []
         self.owner_tokens: dict[str, list[int]] = {}  # every owner a veNFT ever had -> its ids
-        self.escrow_moves: list[dict] = []  # transfers and merges (sim/escrow_moves.py)
+        self.escrow_events: list[dict] = []  # VotingEscrow's events (sim/escrow_moves.py `record`)
+        self.escrow_log = (-1, 0)  # (block, log index) of the last one
         self.gauges: list[Gauge] = []
         self.gauge_by_pool: dict[str, Gauge] = {}  # target (pool or system address) -> gauge
         self.gauge_by_target = self.gauge_by_pool
@@ -239,6 +240,7 @@ class Governance:
         lock = Lock(tid, ts, self.chain.block_at(ts), (amount, 0 if perm else end, perm, owner), foundation)
         self.locks.append(lock)
         self.owner_tokens.setdefault(owner, []).append(tid)
+        escrow_moves.record(self, ts, "create", tid, ZERO_ADDRESS, owner, amount, end, perm)
         return lock
 
     def _lock_amount(self, rng: np.random.Generator) -> int:
@@ -296,17 +298,23 @@ class Governance:
                 continue
             amount, end, perm, owner = lock.current
             live = perm or end > ts
+            tid = lock.token_id
             if kind == 1 and live and amount > 0:
-                lock.update(ts, (amount + self._lock_amount(rng) // 2, end, perm, owner))
+                added = self._lock_amount(rng) // 2
+                lock.update(ts, (amount + added, end, perm, owner))
+                escrow_moves.record(self, ts, "increase", tid, owner, owner, added, end, perm)
             elif kind == 2 and live and not perm:
                 new_end = round_unlock(ts + MAXTIME)
                 if new_end > end:
                     lock.update(ts, (amount, new_end, perm, owner))
+                    escrow_moves.record(self, ts, "extend", tid, owner, owner, 0, new_end, perm)
             elif kind == 3 and live and not perm and amount > 0:
                 lock.update(ts, (amount, 0, True, owner))
-            elif kind == 4 and not perm and end <= ts and amount > 0 and not self.book.alloc.get(lock.token_id):
+                escrow_moves.record(self, ts, "permanent", tid, owner, owner, amount, 0, True)
+            elif kind == 4 and not perm and end <= ts and amount > 0 and not self.book.alloc.get(tid):
                 # Velodrome: a veNFT with votes cannot withdraw (it resets first, epoch_extras)
                 lock.update(ts, (0, 0, False, ZERO_ADDRESS))
+                escrow_moves.record(self, ts, "withdraw", tid, owner, ZERO_ADDRESS, amount, 0, False)
 
     # -- epochs ----------------------------------------------------------------------------------
     def _schedule_add(self, ts: int, kind: str, payload) -> None:

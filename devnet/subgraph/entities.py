@@ -13,7 +13,7 @@ from devnet.subgraph.store import EventStore
 from devnet.subgraph.vault_entities import vault_stores, vaults_state
 from devnet.subgraph.bridge_entities import bridge_event_store
 from devnet.subgraph.xcore_entities import xcore_event_store
-from devnet.subgraph.governance_entities import gauge_epochs, gauge_events, vote_event_store
+from devnet.subgraph.governance_entities import escrow_event_store, gauge_epochs, gauge_events, vote_event_store
 
 
 class Context:
@@ -397,6 +397,7 @@ def build_stores(sim) -> dict[str, EventStore]:
     return {
         **vault_stores(sim),
         "VoteEvent": vote_event_store(sim),
+        "EscrowEvent": escrow_event_store(sim),
         "BridgeEvent": bridge_event_store(sim),
         "XcoreEvent": xcore_event_store(sim),
         "Swap": EventStore("Swap", lambda: sim.swaps, lambda s: s.ts, lambda s: s.id,

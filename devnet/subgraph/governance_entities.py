@@ -1,4 +1,5 @@
-"""Governance entities beyond the original schema: Voter logs (`VoteEvent`), gauge timelines
+"""Governance entities beyond the original schema: Voter logs (`VoteEvent`), VotingEscrow logs
+(`EscrowEvent`: lock operations, transfers and merges), gauge timelines
 (`GaugeEvent`) and per-epoch gauge aggregates (`GaugeEpoch`, as Velodrome's indexers keep
 per-epoch gauge data). Rows as of the block read; see devnet/README.md for the fields."""
 from __future__ import annotations
@@ -26,6 +27,16 @@ def vote_event_store(sim) -> EventStore:
                       {"veNFT": lambda r: r["veNFT"], "gauge": lambda r: r["gauge"], "pool": lambda r: r["pool"],
                        "epoch": lambda r: r["epoch"]},
                       _vote_event_view, ("timestamp", "blockNumber"))
+
+
+def _escrow_event_view(row, ctx) -> dict:
+    return {**row, "amount": Units(row["amount"], 18)}
+
+
+def escrow_event_store(sim) -> EventStore:
+    gov = sim.gov
+    return EventStore("EscrowEvent", lambda: gov.escrow_events, lambda r: r["timestamp"], lambda r: r["id"],
+                      {"veNFT": lambda r: r["veNFT"]}, _escrow_event_view, ("timestamp", "blockNumber"))
 
 
 def gauge_events(ctx) -> dict[str, dict]:

@@ -105,6 +105,12 @@ ENTITIES: dict[str, list[tuple[str, str]]] = {
         ("poolWeight", "BigDecimal!"), ("totalWeight", "BigDecimal!"), ("epoch", "BigInt!"), ("timestamp", "BigInt!"),
         ("blockNumber", "BigInt!"), ("transactionHash", "String!"), ("logIndex", "BigInt!"),
     ],
+    "EscrowEvent": [
+        ("id", "ID!"), ("kind", "String!"), ("tokenId", "BigInt!"), ("veNFT", "VeNFT!"), ("from", "String!"),
+        ("to", "String!"), ("amount", "BigDecimal!"), ("unlockTime", "BigInt"), ("permanent", "Boolean!"),
+        ("mergedInto", "BigInt"), ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"), ("transactionHash", "String!"),
+        ("logIndex", "BigInt!"),
+    ],
     "GaugeEvent": [
         ("id", "ID!"), ("gauge", "Gauge!"), ("kind", "String!"), ("gaugeKind", "String!"), ("target", "String!"),
         ("pool", "Pool"), ("epoch", "BigInt!"), ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"),
@@ -184,6 +190,7 @@ QUERY_FIELDS: dict[str, tuple[str, str]] = {
     "Bribe": ("bribe", "bribes"),
     "Claim": ("claim", "claims"),
     "VoteEvent": ("voteEvent", "voteEvents"),
+    "EscrowEvent": ("escrowEvent", "escrowEvents"),
     "GaugeEvent": ("gaugeEvent", "gaugeEvents"),
     "GaugeEpoch": ("gaugeEpoch", "gaugeEpochs"),
     "Vault": ("vault", "vaults"),

@@ -1,11 +1,13 @@
 """/v1/accounts/{address}/activity over the session's backfilled chains, against the devnet's own
 records: for a handful of addresses (each chain's foundation, which votes, is paid rewards and on
-chain 56 holds xCORE; the owner of the most veNFTs; the busiest vault user; xCORE wallets), every
-record of a chain up to where its events of that domain are indexed is the devnet's (Voter
-transactions of veNFTs the address owned then, the rewards paid to it, its vault deposits and
-redemptions, its xCORE moves), with the same block, transaction, log index and amounts, newest
-first; filters by kind and chain select what they name; traversals equal the unpaged answer; an
-address with nothing is 200 with no rows. Every answer is checked against /openapi.json."""
+chain 56 holds xCORE; the owner of the most veNFTs; the busiest vault user; both sides of a chain's
+first veNFT transfer and the owner of its first merge; xCORE wallets), every record of a chain up
+to where its events of that domain are indexed is the devnet's (Voter transactions of veNFTs the
+address owned then, its lock operations and veNFT transfers and merges, the rewards paid to it,
+its vault deposits and redemptions, its xCORE moves), with the same block, transaction, log index
+and amounts, newest first; filters by kind and chain select what they name; traversals equal the
+unpaged answer; an address with nothing is 200 with no rows. Every answer is checked against
+/openapi.json."""
 from __future__ import annotations
 
 import calendar
@@ -19,7 +21,10 @@ from session_api import v1_server
 from support.contract_check import CheckedClient
 
 NOBODY = "0x" + "5a" * 20
+ZERO = "0x" + "00" * 20
 XCORE_KINDS = {"deposit": "xcoreDeposit", "exit": "xcoreExit", "bridgeOut": "xcoreBridgeOut", "bridgeIn": "xcoreBridgeIn"}
+LOCK_KINDS = {"create": "lockCreate", "increase": "lockIncrease", "extend": "lockExtend", "permanent": "lockPermanent",
+              "withdraw": "lockWithdraw", "merge": "veMerge"}
 
 
 def unix(text: str) -> int:
@@ -59,6 +64,12 @@ def truth(stack, cid: int, address: str, cover: dict) -> list[tuple]:
                    for name in ("Voted", "Abstained")}
         out.append((first["kind"], f"{tx}-{first['logIndex']}", first["blockNumber"], tx, first["logIndex"],
                     (str(tid), weights["Voted"], weights["Abstained"])))
+    for e in sim.gov.escrow_events:
+        if address in (e["from"], e["to"]) and lo <= e["timestamp"] < hi:
+            kind = ("veTransferIn" if e["to"] == address else "veTransferOut") if e["kind"] == "transfer" \
+                else LOCK_KINDS[e["kind"]]
+            out.append((kind, e["id"], e["blockNumber"], e["transactionHash"], e["logIndex"],
+                        (str(e["tokenId"]), e["from"], e["to"], str(e["amount"]), e["unlockTime"], e["permanent"])))
     for c in sim.gov.claims:
         if lo <= c["timestamp"] < hi and sim.gov.lock_state(int(c["veNFT"]), c["timestamp"])[3] == address:
             out.append(("claim", c["id"], c["blockNumber"], c["transactionHash"], int(c["id"].rsplit("-", 1)[1]),
@@ -85,6 +96,10 @@ def served(rows: list[dict], cid: int) -> list[tuple]:
             v = r["vote"]
             what = (v["tokenId"], sorted((a["target"], a["weight"]["raw"]) for a in v["voted"]),
                     sorted((a["target"], a["weight"]["raw"]) for a in v["abstained"]))
+        elif r["lock"]:
+            k = r["lock"]
+            what = (k["tokenId"], k["from"], k["to"], k["amount"]["raw"],
+                    None if k["unlockAt"] is None else unix(k["unlockAt"]), k["permanent"])
         elif r["claim"]:
             c = r["claim"]
             what = (c["tokenId"], c["rewardKind"], c["token"]["address"], c["amount"]["raw"])
@@ -111,6 +126,9 @@ def addresses(stack, api) -> list[str]:
         out.append(max(owners, key=lambda o: (owners[o], o)))
         if sim.vaults.by_user:
             out.append(max(sim.vaults.by_user, key=lambda u: (len(sim.vaults.by_user[u]), u)))
+        moved = [e for e in sim.gov.escrow_events if e["kind"] in ("transfer", "merge")]
+        out += [a for e in moved[:1] + [e for e in moved if e["kind"] == "merge"][:1] for a in (e["from"], e["to"])
+                if a != ZERO]
     return list(dict.fromkeys(out))
 
 
@@ -127,7 +145,8 @@ def test_every_record_is_the_devnets(api, stack, addresses):
             assert all(unix(r["at"]) < unix(cover["snapshotAt"]) for r in rows if r["chainId"] == cid)
         kinds |= {r["kind"] for r in rows}
     # the addresses exercise every kind the devnet's accounts do
-    assert {"vote", "claim", "vaultDeposit", "vaultRedemption", "xcoreDeposit", "xcoreBridgeOut"} <= kinds, kinds
+    assert {"vote", "claim", "vaultDeposit", "vaultRedemption", "xcoreDeposit", "xcoreBridgeOut", "lockCreate",
+            "veTransferIn", "veTransferOut"} <= kinds, kinds
 
 
 def test_filters_and_traversals(api, addresses):

@@ -1,6 +1,7 @@
 """Handler of /v1/accounts/{address}/activity: one chronological feed of what the address did on
 the selected chains, newest first, in pages with signed cursors: its Voter transactions (as the
-veNFT's owner when they were sent), the rewards paid to it, its vault deposits and redemptions and
+veNFT's owner when they were sent), its lock operations and veNFT transfers and merges, the rewards
+paid to it, its vault deposits and redemptions and
 its xCORE moves. Each chain's records are those before its published snapshot's time, as far as
 the chain's events of each domain are indexed (`coverage`: one record per domain the chain has)."""
 from __future__ import annotations
@@ -13,7 +14,7 @@ import orjson
 from ...cursors import filters_digest
 from ...routes import RequestContext, runs
 from ..common.decimals import units_text
-from ..common.events_coverage import read_coverage
+from ..common.events_coverage import read_coverages
 from ..common.flows import stamp
 from ..common.traversal import chains_traversal, one_page
 from ..governance.bribes import GOVERNANCE_EVENTS
@@ -23,6 +24,8 @@ CURSOR_FORMAT = 1
 # kind -> (its domain, the chain feature that has it)
 KINDS = {
     "vote": "governance", "poke": "governance", "reset": "governance", "claim": "governance",
+    **{k: "governance" for k in ("lockCreate", "lockIncrease", "lockExtend", "lockPermanent", "lockWithdraw",
+                                 "veTransferIn", "veTransferOut", "veMerge")},
     "vaultDeposit": "vaults", "vaultRedemption": "vaults",
     "xcoreDeposit": "xcore", "xcoreExit": "xcore", "xcoreBridgeOut": "xcore", "xcoreBridgeIn": "xcore",
 }
@@ -47,6 +50,11 @@ def _detail(kind: str, d: dict[str, Any]) -> dict[str, Any]:
                           "gauge": d["gauge"], "pool": d["pool"] or None,
                           "token": {"address": d["token"], "symbol": d["symbol"], "decimals": d["decimals"]},
                           "amount": _amount(d["amount"], d["decimals"]), "amountUsd": d["amountUsd"]}}
+    if kind.startswith(("lock", "ve")):
+        return {"lock": {"tokenId": d["tokenId"], "from": d["from"], "to": d["to"], "amount": quantity(d["amount"]),
+                         "unlockAt": None if d["unlockTime"] is None else stamp(d["unlockTime"]),
+                         "permanent": bool(d["permanent"]),
+                         "mergedInto": None if d["mergedInto"] is None else str(d["mergedInto"])}}
     if domain == "governance":
         return {"vote": {"tokenId": d["tokenId"], "voted": _targets(d["voted"]), "abstained": _targets(d["abstained"])}}
     if domain == "vaults":
@@ -65,15 +73,16 @@ def _detail(kind: str, d: dict[str, Any]) -> dict[str, Any]:
 def record(r: dict[str, Any]) -> dict[str, Any]:
     out = {"chainId": int(r["chain_id"]), "kind": r["kind"], "id": r["id"], "at": stamp(r["at_ms"] // 1000),
            "blockNumber": int(r["block_number"]), "transactionHash": r["transaction_hash"],
-           "logIndex": int(r["log_index"]), "vote": None, "claim": None, "vault": None, "xcore": None}
+           "logIndex": int(r["log_index"]), "vote": None, "lock": None, "claim": None, "vault": None,
+           "xcore": None}
     return {**out, **_detail(r["kind"], orjson.loads(r["detail"]))}
 
 
 async def _coverage(ctx: RequestContext, chains, domains: list[str]) -> list[dict[str, Any]]:
     """Per chain: how far each wanted domain it has is indexed (None: the chain lacks the domain)."""
-    wanted = [(d, [c for c in chains if ctx.settings.chains[c.chain_id].supports(DOMAINS[d][0])]) for d in domains]
-    found = await asyncio.gather(*(read_coverage(ctx, having, DOMAINS[d][1]) for d, having in wanted if having))
-    by_domain = dict(zip((d for d, having in wanted if having), (covered for covered, _ in found)))
+    having = {d: [c for c in chains if ctx.settings.chains[c.chain_id].supports(DOMAINS[d][0])] for d in domains}
+    found = await read_coverages(ctx, {DOMAINS[d][1]: cs for d, cs in having.items() if cs})
+    by_domain = {d: found[DOMAINS[d][1]][0] for d, cs in having.items() if cs}
     return [{"chainId": c.chain_id, "snapshotAt": c.snapshot.at_iso,
              **{d: next((x for x in by_domain.get(d, ()) if x["chainId"] == c.chain_id), None) for d in DOMAINS}}
             for c in chains]

@@ -30,12 +30,13 @@ ROUTES = (
           paginated=True, **COMMON, errors=(CHAIN_UNAVAILABLE_DOC, CURSOR_EXPIRED_DOC),
           description="One chronological feed of what the address did on the selected chains (default: all), newest "
           "first, in pages: its Voter transactions (vote, poke, reset: one record per transaction with its Voted and "
-          "Abstained logs, attributed to the veNFT's owner when it was sent), the rewards paid to it (claim: the "
+          "Abstained logs, attributed to the veNFT's owner when it was sent), its VotingEscrow logs (lock created, "
+          "increased, extended, made permanent, withdrawn; veNFT transferred in or out, merged), the rewards paid to it (claim: the "
           "veNFT, bribe or fee reward, epoch, token, exact amount, USD at the claim's time or null), its vault "
           "deposits and redemptions (shares and both token amounts, exact), and its xCORE deposits, exits and "
           "bridge moves. Each chain's records are those before its published snapshot's time, as far as its events "
-          "of each domain are indexed (`coverage`; a domain behind its snapshot makes meta.complete false). Lock "
-          "operations, veNFT transfers and liquidity are not in this release's feed. An address with nothing is "
+          "of each domain are indexed (`coverage`; a domain behind its snapshot makes meta.complete false). Liquidity "
+          "and gauge stakes are not in this release's feed. An address with nothing is "
           "200 with no rows; follow pageInfo.nextCursor with the other parameters unchanged." + READS_ONLY),
     Route("/accounts/{address}/xcore", "account_xcore", xcore.account_xcore,
           "One address's escrow-share token per chain and its worth at the current rate", ref("V1AccountXcore"),

@@ -130,9 +130,12 @@ TOKEN_AMOUNT = obj({"token": {"type": ["string", "null"], "pattern": LOWER_ADDRE
 LOGGED_TARGETS = array_of("V1AccountLoggedWeight")
 ACTIVITY = obj({
     "chainId": CHAIN_ID,
-    "kind": {"enum": ["vote", "poke", "reset", "claim", "vaultDeposit", "vaultRedemption", "xcoreDeposit",
-                      "xcoreExit", "xcoreBridgeOut", "xcoreBridgeIn"], "description": "vote, poke, reset: a Voter "
-             "transaction of a veNFT the address owned then (`vote`); claim: a reward paid to it (`claim`); "
+    "kind": {"enum": ["vote", "poke", "reset", "lockCreate", "lockIncrease", "lockExtend", "lockPermanent",
+                      "lockWithdraw", "veTransferIn", "veTransferOut", "veMerge", "claim", "vaultDeposit",
+                      "vaultRedemption", "xcoreDeposit", "xcoreExit", "xcoreBridgeOut", "xcoreBridgeIn"],
+             "description": "vote, poke, reset: a Voter transaction of a veNFT the address owned then (`vote`); "
+             "lock*, veTransferIn, veTransferOut, veMerge: a VotingEscrow log of one of its veNFTs (`lock`); "
+             "claim: a reward paid to it (`claim`); "
              "vaultDeposit, vaultRedemption (`vault`); xcore*: a move of its escrow-share token (`xcore`)"},
     "id": {"type": "string", "description": "the record, unique on the chain: transaction hash and log index"},
     "at": {**ISO_TIME, "description": "the block time"},
@@ -144,6 +147,17 @@ ACTIVITY = obj({
         "voted": {**LOGGED_TARGETS, "description": "the Voted logs: weight put on each target"},
         "abstained": {**LOGGED_TARGETS, "description": "the Abstained logs: weight taken off each target"},
     }), {"type": "null"}], "description": "vote, poke and reset only"},
+    "lock": {"oneOf": [obj({
+        "tokenId": {"type": "string", "pattern": "^[0-9]+$"},
+        "from": {**LOWER_ADDRESS, "description": "the owner before the log (the zero address before a create)"},
+        "to": {**LOWER_ADDRESS, "description": "the owner after it (the zero address after a withdraw, and for a "
+               "merge's source, burnt)"},
+        "amount": qty("what the log locked, added, moved or withdrew (0 for an extension)"),
+        "unlockAt": {**NULLABLE_TIME, "description": "the lock's unlock time after the log; null: permanent or gone"},
+        "permanent": {"type": "boolean", "description": "the lock is permanent after the log"},
+        "mergedInto": {"type": ["string", "null"], "pattern": "^[0-9]+$", "description": "veMerge: the veNFT it "
+                       "was merged into"},
+    }), {"type": "null"}], "description": "lock*, veTransferIn, veTransferOut and veMerge only"},
     "claim": {"oneOf": [obj({
         "tokenId": {"type": "string", "pattern": "^[0-9]+$", "description": "the veNFT whose reward it is"},
         "rewardKind": {"enum": ["bribe", "fee"], "description": "a bribe reward or the trading-fee reward"},

@@ -32,11 +32,21 @@ def indexed_coverage(chains, indexed: dict[int, dict[str, Any]]) -> list[dict[st
 async def read_coverage(ctx: RequestContext, chains, dataset: str) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]:
     """(`indexed_coverage` of the chains for a chain_coverage dataset, their events_coverage rows by
     chain); meta.complete is false when a chain's events are behind its snapshot."""
-    ids = [c.chain_id for c in chains]
-    indexed = {int(r["chain_id"]): r for r in await ctx.rows("events_coverage", chain_ids=ids, dataset=dataset)}
-    covered = indexed_coverage(chains, indexed)
-    mark_incomplete(ctx, covered)
-    return covered, indexed
+    return (await read_coverages(ctx, {dataset: chains}))[dataset]
+
+
+async def read_coverages(ctx: RequestContext, wanted: dict[str, Any]) -> dict[str, tuple[list, dict[int, dict]]]:
+    """`read_coverage` of several datasets in one query: {dataset: its chains} -> {dataset:
+    (covered, indexed)}."""
+    ids = sorted({c.chain_id for chains in wanted.values() for c in chains})
+    found = await ctx.rows("events_coverage", chain_ids=ids, datasets=list(wanted))
+    out = {}
+    for dataset, chains in wanted.items():
+        indexed = {int(r["chain_id"]): r for r in found if r["dataset"] == dataset}
+        covered = indexed_coverage(chains, indexed)
+        mark_incomplete(ctx, covered)
+        out[dataset] = (covered, indexed)
+    return out
 
 
 def deployment_covered(ctx: RequestContext, covered: list[dict[str, Any]], indexed: dict[int, dict]) -> None:

@@ -2,6 +2,9 @@
 -- newest first, each chain's records before its published snapshot's time:
 --   Voter transactions (vote_actions by the veNFT's owner then: one record per transaction and
 --   veNFT, kind 'vote' | 'poke' | 'reset', with its Voted and Abstained logs; id: <tx>-<first log>),
+--   VotingEscrow logs (escrow_events with the address on either side: 'lockCreate' |
+--   'lockIncrease' | 'lockExtend' | 'lockPermanent' | 'lockWithdraw' | 'veTransferIn' |
+--   'veTransferOut' | 'veMerge'),
 --   reward claims (claim_events by the owner paid: kind 'claim'),
 --   vault deposits and redemptions (vault_events by user: 'vaultDeposit' | 'vaultRedemption',
 --   with the vault's tokens as its latest vault_snap15m row by the snapshot holds them),
@@ -42,6 +45,21 @@ SELECT * FROM (
       AND block_timestamp < snapshot_ats[indexOf(chain_ids, chain_id)]
     GROUP BY chain_id, transaction_hash, venft_id
     HAVING has({kinds:Array(String)}, kind)
+
+    UNION ALL
+    SELECT chain_id, toInt64(toUnixTimestamp(block_timestamp)) * 1000, block_number, log_index,
+           multiIf(kind = 'transfer', if(to_address = {address:String}, 'veTransferIn', 'veTransferOut'),
+                   kind = 'merge', 'veMerge', concat('lock', upper(substring(kind, 1, 1)), substring(kind, 2))) AS k,
+           id, transaction_hash,
+           formatRowNoNewline('JSONEachRow', toString(venft_id) AS tokenId, from_address AS `from`, to_address AS `to`,
+               toString(amount_raw) AS amount, toInt64(toUnixTimestamp(unlock_time)) AS unlockTime, permanent,
+               merged_into AS mergedInto)
+    FROM escrow_events FINAL
+    WHERE hasAny({kinds:Array(String)}, ['lockCreate', 'lockIncrease', 'lockExtend', 'lockPermanent', 'lockWithdraw',
+                                         'veTransferIn', 'veTransferOut', 'veMerge'])
+      AND chain_id IN chain_ids AND (from_address = {address:String} OR to_address = {address:String})
+      AND has({kinds:Array(String)}, k)
+      AND block_timestamp < snapshot_ats[indexOf(chain_ids, chain_id)]
 
     UNION ALL
     SELECT chain_id, toInt64(toUnixTimestamp64Milli(block_timestamp)), block_number,
