@@ -21,14 +21,15 @@ from ..governance.bribes import GOVERNANCE_EVENTS
 from ..xcore.state import XCORE_EVENTS, quantity
 
 CURSOR_FORMAT = 1
-# kind -> (its domain, the chain feature that has it)
-KINDS = {
-    "vote": "governance", "poke": "governance", "reset": "governance", "claim": "governance",
-    **{k: "governance" for k in ("lockCreate", "lockIncrease", "lockExtend", "lockPermanent", "lockWithdraw",
-                                 "veTransferIn", "veTransferOut", "veMerge")},
-    "vaultDeposit": "vaults", "vaultRedemption": "vaults",
-    "xcoreDeposit": "xcore", "xcoreExit": "xcore", "xcoreBridgeOut": "xcore", "xcoreBridgeIn": "xcore",
+KINDS = {  # a record's kind -> the part of the record that holds its own fields
+    **dict.fromkeys(("vote", "poke", "reset"), "vote"),
+    **dict.fromkeys(("lockCreate", "lockIncrease", "lockExtend", "lockPermanent", "lockWithdraw", "veTransferIn",
+                     "veTransferOut", "veMerge"), "lock"),
+    "claim": "claim",
+    **dict.fromkeys(("vaultDeposit", "vaultRedemption"), "vault"),
+    **dict.fromkeys(("xcoreDeposit", "xcoreExit", "xcoreBridgeOut", "xcoreBridgeIn"), "xcore"),
 }
+PARTS = {"vote": "governance", "lock": "governance", "claim": "governance", "vault": "vaults", "xcore": "xcore"}
 DOMAINS = {"governance": ("gauges", GOVERNANCE_EVENTS), "vaults": ("vaults", "vault_events"),
            "xcore": ("xcore", XCORE_EVENTS)}  # domain -> (chain feature, chain_coverage dataset)
 KINDS_PATTERN = f"(?:{'|'.join(KINDS)})(?:,(?:{'|'.join(KINDS)}))*"
@@ -43,39 +44,47 @@ def _targets(logs: list) -> list[dict[str, Any]]:
     return [{"target": t, "gauge": g, "pool": p or None, "weight": quantity(w)} for t, g, p, w in logs]
 
 
-def _detail(kind: str, d: dict[str, Any]) -> dict[str, Any]:
-    domain = KINDS[kind]
-    if kind == "claim":
-        return {"claim": {"tokenId": d["tokenId"], "rewardKind": d["rewardKind"], "epochStart": stamp(d["epoch"]),
-                          "gauge": d["gauge"], "pool": d["pool"] or None,
-                          "token": {"address": d["token"], "symbol": d["symbol"], "decimals": d["decimals"]},
-                          "amount": _amount(d["amount"], d["decimals"]), "amountUsd": d["amountUsd"]}}
-    if kind.startswith(("lock", "ve")):
-        return {"lock": {"tokenId": d["tokenId"], "from": d["from"], "to": d["to"], "amount": quantity(d["amount"]),
-                         "unlockAt": None if d["unlockTime"] is None else stamp(d["unlockTime"]),
-                         "permanent": bool(d["permanent"]),
-                         "mergedInto": None if d["mergedInto"] is None else str(d["mergedInto"])}}
-    if domain == "governance":
-        return {"vote": {"tokenId": d["tokenId"], "voted": _targets(d["voted"]), "abstained": _targets(d["abstained"])}}
-    if domain == "vaults":
-        known = d["known"]
-        return {"vault": {
-            "vault": d["vault"],
-            "shares": _amount(d["shares"], d["shareDecimals"] if known else None),
-            "amount0": {"token": d["token0"] if known else None, **_amount(d["amount0"], d["decimals0"] if known else None)},
-            "amount1": {"token": d["token1"] if known else None, **_amount(d["amount1"], d["decimals1"] if known else None)},
-            "amountUsd": d["amountUsd"]}}
-    return {"xcore": {"shares": quantity(d["shares"]), "amount": quantity(d["amount"]), "penalty": quantity(d["penalty"]),
-                      "guid": d["guid"] or None, "srcChainId": d["srcChainId"] or None,
-                      "dstChainId": d["dstChainId"] or None}}
+def _vote(d: dict[str, Any]) -> dict[str, Any]:
+    return {"tokenId": d["tokenId"], "voted": _targets(d["voted"]), "abstained": _targets(d["abstained"])}
+
+
+def _lock(d: dict[str, Any]) -> dict[str, Any]:
+    return {"tokenId": d["tokenId"], "from": d["from"], "to": d["to"], "amount": quantity(d["amount"]),
+            "unlockAt": None if d["unlockTime"] is None else stamp(d["unlockTime"]), "permanent": bool(d["permanent"]),
+            "mergedInto": None if d["mergedInto"] is None else str(d["mergedInto"])}
+
+
+def _claim(d: dict[str, Any]) -> dict[str, Any]:
+    return {"tokenId": d["tokenId"], "rewardKind": d["rewardKind"], "epochStart": stamp(d["epoch"]),
+            "gauge": d["gauge"], "pool": d["pool"] or None,
+            "token": {"address": d["token"], "symbol": d["symbol"], "decimals": d["decimals"]},
+            "amount": _amount(d["amount"], d["decimals"]), "amountUsd": d["amountUsd"]}
+
+
+def _vault(d: dict[str, Any]) -> dict[str, Any]:
+    known = d["known"]  # the vault's tokens as its snapshot row holds them
+
+    def leg(i: int) -> dict[str, Any]:
+        return {"token": d[f"token{i}"] if known else None,
+                **_amount(d[f"amount{i}"], d[f"decimals{i}"] if known else None)}
+    return {"vault": d["vault"], "shares": _amount(d["shares"], d["shareDecimals"] if known else None),
+            "amount0": leg(0), "amount1": leg(1), "amountUsd": d["amountUsd"]}
+
+
+def _xcore(d: dict[str, Any]) -> dict[str, Any]:
+    return {"shares": quantity(d["shares"]), "amount": quantity(d["amount"]), "penalty": quantity(d["penalty"]),
+            "guid": d["guid"] or None, "srcChainId": d["srcChainId"] or None, "dstChainId": d["dstChainId"] or None}
+
+
+BUILDERS = {"vote": _vote, "lock": _lock, "claim": _claim, "vault": _vault, "xcore": _xcore}
 
 
 def record(r: dict[str, Any]) -> dict[str, Any]:
-    out = {"chainId": int(r["chain_id"]), "kind": r["kind"], "id": r["id"], "at": stamp(r["at_ms"] // 1000),
-           "blockNumber": int(r["block_number"]), "transactionHash": r["transaction_hash"],
-           "logIndex": int(r["log_index"]), "vote": None, "lock": None, "claim": None, "vault": None,
-           "xcore": None}
-    return {**out, **_detail(r["kind"], orjson.loads(r["detail"]))}
+    part = KINDS[r["kind"]]
+    return {"chainId": int(r["chain_id"]), "kind": r["kind"], "id": r["id"], "at": stamp(r["at_ms"] // 1000),
+            "blockNumber": int(r["block_number"]), "transactionHash": r["transaction_hash"],
+            "logIndex": int(r["log_index"]), **dict.fromkeys(BUILDERS),
+            part: BUILDERS[part](orjson.loads(r["detail"]))}
 
 
 async def _coverage(ctx: RequestContext, chains, domains: list[str]) -> list[dict[str, Any]]:
@@ -96,7 +105,7 @@ async def activity(ctx: RequestContext) -> dict[str, Any]:
     digest = filters_digest(f)
     payload, chains = chains_traversal(ctx, digest, CURSOR_FORMAT)
     c_at, c_chain, c_block, c_log, c_kind, c_id = payload["key"] if payload else (0, 0, 0, 0, "", "")
-    domains = [d for d in DOMAINS if any(KINDS[k] == d for k in kinds)]
+    domains = [d for d in DOMAINS if any(PARTS[KINDS[k]] == d for k in kinds)]
     rows, covered = await asyncio.gather(
         ctx.rows("account_activity", address=address, chain_ids=[c.chain_id for c in chains],
                  snapshot_ats=[c.snapshot.param for c in chains], kinds=kinds, after=int(payload is not None),

@@ -5,6 +5,7 @@ from ...schema import ISO_TIME, RAW_INTEGER, array_of, nullable_ref, obj, ref
 from ..common.events_coverage import indexed_coverage_schema
 from ..common.schemas import CHAIN_ID, DECIMAL, LOWER_ADDRESS, NULLABLE_TIME
 from ..governance.schemas import ALLOCATION_COVERAGE
+from .activity import KINDS
 from ..xcore.schemas import qty
 
 COUNT = {"type": "integer", "minimum": 0}
@@ -130,9 +131,7 @@ TOKEN_AMOUNT = obj({"token": {"type": ["string", "null"], "pattern": LOWER_ADDRE
 LOGGED_TARGETS = array_of("V1AccountLoggedWeight")
 ACTIVITY = obj({
     "chainId": CHAIN_ID,
-    "kind": {"enum": ["vote", "poke", "reset", "lockCreate", "lockIncrease", "lockExtend", "lockPermanent",
-                      "lockWithdraw", "veTransferIn", "veTransferOut", "veMerge", "claim", "vaultDeposit",
-                      "vaultRedemption", "xcoreDeposit", "xcoreExit", "xcoreBridgeOut", "xcoreBridgeIn"],
+    "kind": {"enum": list(KINDS),
              "description": "vote, poke, reset: a Voter transaction of a veNFT the address owned then (`vote`); "
              "lock*, veTransferIn, veTransferOut, veMerge: a VotingEscrow log of one of its veNFTs (`lock`); "
              "claim: a reward paid to it (`claim`); "
