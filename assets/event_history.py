@@ -12,6 +12,7 @@ from dagster import AssetExecutionContext, AssetsDefinition, MaterializeResult, 
 
 from . import groups
 from .chain_scope import ChainScope
+from .account_events import derive_account_events
 from .coverage import record_coverage
 from .resources import ChainsResource, WarehouseResource
 from .runs import partition_range
@@ -28,6 +29,7 @@ class EventHistory:
     rows: Callable[[int, list[dict]], dict[str, list]]  # (chain id, entities) -> the table's columns
     coverage: str  # chain_coverage.dataset
     description: str  # what the rows are, after "Chain <id>: "
+    account_domain: str | None = None  # the account_events domain the rows feed (assets/account_events.py)
 
 
 def event_history_asset(spec: EventHistory, scope: ChainScope) -> AssetsDefinition:
@@ -47,6 +49,8 @@ def event_history_asset(spec: EventHistory, scope: ChainScope) -> AssetsDefiniti
                                           where={"timestamp_gte": start, "timestamp_lt": cutoff})
         with warehouse.client() as client:
             written = insert_columns(client, spec.name, spec.rows(cid, raw), asset=spec.name, partition_range=label)
+            if spec.account_domain and cutoff > start:
+                derive_account_events(client, cid, start, min(cutoff, end), spec.account_domain)
         if cutoff > start:
             record_coverage(warehouse, cid, **{spec.coverage: (start, min(cutoff, end) - 1)})
         return MaterializeResult(metadata={spec.name: written, "block": block.number,

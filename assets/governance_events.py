@@ -11,6 +11,7 @@ tables, so re-running a day (the current one again and again) replaces rather th
 from dagster import AssetExecutionContext, AssetsDefinition, MaterializeResult, asset
 
 from . import groups
+from .account_events import GOVERNANCE, derive_account_events
 from .chain_scope import ChainScope
 from .coverage import record_coverage
 from .resources import ChainsResource, WarehouseResource
@@ -65,11 +66,12 @@ def build_governance_event_assets(scope: ChainScope) -> list[AssetsDefinition]:
         name="governance_events",
         **groups.history_asset(scope),
         metadata={"tables": "bribe_events, vote_events, claim_events, vote_actions, escrow_events, gauge_events, "
-                            "gauge_epochs",
+                            "gauge_epochs, account_events",
                   "chain": cid},
         description=f"Chain {cid}: bribe deposits, votes, reward claims, Voter and VotingEscrow logs and gauge "
                     "lifecycle events of the days, and the gauge epochs they touch (bribe_events, vote_events, "
-                    "claim_events, vote_actions, escrow_events, gauge_events, gauge_epochs).",
+                    "claim_events, vote_actions, escrow_events, gauge_events, gauge_epochs; the accounts' records of them in "
+                    "account_events).",
     )
     def governance_events(
         context: AssetExecutionContext,
@@ -94,6 +96,8 @@ def build_governance_event_assets(scope: ChainScope) -> list[AssetsDefinition]:
             written["gauge_epochs"] = insert_columns(
                 client, "gauge_epochs", gauge_epoch_rows(cid, read["gaugeEpochs"], block.number, block.timestamp),
                 asset="governance_events", partition_range=label)
+            if cutoff > start:
+                written["account_events"] = derive_account_events(client, cid, start, min(cutoff, end), GOVERNANCE)
         if cutoff > start:
             record_coverage(warehouse, cid, events=(start, min(cutoff, end) - 1))
         return MaterializeResult(metadata={**written, "block": block.number,

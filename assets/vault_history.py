@@ -8,6 +8,7 @@ else its head), as rows of assets.rows.vault_history.
 from dagster import AssetExecutionContext, AssetsDefinition, MaterializeResult, ResourceParam, asset
 
 from . import groups
+from .account_events import VAULTS, derive_account_events
 from .chain_scope import ChainScope
 from .coverage import record_coverage
 from .resources import ChainsResource, Progress, WarehouseResource
@@ -86,6 +87,8 @@ def build_vault_history_assets(scope: ChainScope) -> list[AssetsDefinition]:
                                        ("vault_daily", vault_period_columns(cid, read, DAY)),
                                        ("vault_events", vault_event_columns(cid, read)))
             }
+            if read.events_before > start:
+                written["account_events"] = derive_account_events(client, cid, start, read.events_before, VAULTS)
         if read.events_before > start:  # how far the chain's vault events are known (api/v1/auto_manage)
             record_coverage(warehouse, cid, **{COVERAGE: (start, read.events_before - 1)})
         hours = (read.ended_before - start) // HOUR

@@ -5,12 +5,13 @@ reconciliation at a snapshot has the transfers up to its block."""
 
 from dagster import AssetsDefinition
 
+from .account_events import XCORE
 from .chain_scope import ChainScope
 from .event_history import EventHistory, event_history_asset
 from .rows.xcore import FIELDS, xcore_event_rows
 
 XCORE_EVENTS = EventHistory(
-    "xcore_events", "xcoreEvents", FIELDS, xcore_event_rows, coverage="xcore",
+    "xcore_events", "xcoreEvents", FIELDS, xcore_event_rows, coverage="xcore", account_domain=XCORE,
     description="the escrow-share token's events of the days (deposits, exits, compounds, distributions, bridge "
                 "transfers) with the ratio, supply and backing after each (xcore_events).")
 COVERAGE = XCORE_EVENTS.coverage

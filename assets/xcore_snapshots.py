@@ -4,12 +4,14 @@ row per chain; a token without code at the block (not deployed yet) has no row.
 
 Then the token's events from the chain's recorded `xcore` coverage up to the run's last snapshot
 block, so the reconciliation at that snapshot (api/v1/xcore) knows every transfer it shows
-without waiting for the hourly history run. The coverage is extended only from its recorded end:
-a chain never recorded gets the recent events (the last snapshots' transfers) but no coverage,
-until its history asset has read the days before.
+without waiting for the hourly history run, and the accounts' records of them (account_events).
+The coverage is extended only from its recorded end: a chain never recorded gets the recent
+events (the last snapshots' transfers) but no coverage, until its history asset has read the days
+before.
 """
 from __future__ import annotations
 
+from .account_events import XCORE, derive_account_events
 from .coverage import record_coverage_with, recorded_until
 from .rows.xcore import FIELDS, LOCKED_VIEW, snapshot_columns, snapshot_row, view_calls, views, xcore_event_rows
 from .snapshot_step import SnapshotStep
@@ -53,6 +55,7 @@ def _recent_events(s: SnapshotStep) -> int:
     raw = s.subgraph.paginate("xcoreEvents", FIELDS, block=last.number,
                               where={"timestamp_gte": start, "timestamp_lte": last.timestamp})
     written = s.insert("xcore_events", xcore_event_rows(s.chain_id, raw))
+    derive_account_events(s.client, s.chain_id, start, last.timestamp + 1, XCORE)
     if recorded is not None:  # every block of the second is at or before the snapshot block (the last one <= T)
         record_coverage_with(s.client, s.chain_id, **{COVERAGE: (start, last.timestamp)})
     return written

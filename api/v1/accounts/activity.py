@@ -13,12 +13,12 @@ import orjson
 
 from ...cursors import filters_digest
 from ...routes import RequestContext, runs
-from ..common.decimals import units_text
+from ..common.decimals import quantity
 from ..common.events_coverage import read_coverages
 from ..common.flows import stamp
 from ..common.traversal import chains_traversal, one_page
 from ..governance.bribes import GOVERNANCE_EVENTS
-from ..xcore.state import XCORE_EVENTS, quantity
+from ..xcore.state import XCORE_EVENTS
 
 CURSOR_FORMAT = 1
 KINDS = {  # a record's kind -> the part of the record that holds its own fields
@@ -33,11 +33,6 @@ PARTS = {"vote": "governance", "lock": "governance", "claim": "governance", "vau
 DOMAINS = {"governance": ("gauges", GOVERNANCE_EVENTS), "vaults": ("vaults", "vault_events"),
            "xcore": ("xcore", XCORE_EVENTS)}  # domain -> (chain feature, chain_coverage dataset)
 KINDS_PATTERN = f"(?:{'|'.join(KINDS)})(?:,(?:{'|'.join(KINDS)}))*"
-
-
-def _amount(raw: str | None, decimals: int | None) -> dict[str, Any]:
-    known = raw is not None and decimals is not None
-    return {"raw": raw, "value": units_text(int(raw), decimals) if known else None}
 
 
 def _targets(logs: list) -> list[dict[str, Any]]:
@@ -58,7 +53,7 @@ def _claim(d: dict[str, Any]) -> dict[str, Any]:
     return {"tokenId": d["tokenId"], "rewardKind": d["rewardKind"], "epochStart": stamp(d["epoch"]),
             "gauge": d["gauge"], "pool": d["pool"] or None,
             "token": {"address": d["token"], "symbol": d["symbol"], "decimals": d["decimals"]},
-            "amount": _amount(d["amount"], d["decimals"]), "amountUsd": d["amountUsd"]}
+            "amount": quantity(d["amount"], d["decimals"]), "amountUsd": d["amountUsd"]}
 
 
 def _vault(d: dict[str, Any]) -> dict[str, Any]:
@@ -66,8 +61,8 @@ def _vault(d: dict[str, Any]) -> dict[str, Any]:
 
     def leg(i: int) -> dict[str, Any]:
         return {"token": d[f"token{i}"] if known else None,
-                **_amount(d[f"amount{i}"], d[f"decimals{i}"] if known else None)}
-    return {"vault": d["vault"], "shares": _amount(d["shares"], d["shareDecimals"] if known else None),
+                **quantity(d[f"amount{i}"], d[f"decimals{i}"] if known else None)}
+    return {"vault": d["vault"], "shares": quantity(d["shares"], d["shareDecimals"] if known else None),
             "amount0": leg(0), "amount1": leg(1), "amountUsd": d["amountUsd"]}
 
 
@@ -84,7 +79,7 @@ def record(r: dict[str, Any]) -> dict[str, Any]:
     return {"chainId": int(r["chain_id"]), "kind": r["kind"], "id": r["id"], "at": stamp(r["at_ms"] // 1000),
             "blockNumber": int(r["block_number"]), "transactionHash": r["transaction_hash"],
             "logIndex": int(r["log_index"]), **dict.fromkeys(BUILDERS),
-            part: BUILDERS[part](orjson.loads(r["detail"]))}
+            part: BUILDERS[part](orjson.loads(r["detail"]) | (orjson.loads(r["tokens"]) if part == "vault" else {}))}
 
 
 async def _coverage(ctx: RequestContext, chains, domains: list[str]) -> list[dict[str, Any]]:

@@ -15,11 +15,11 @@ from typing import Any
 from ...cursors import filters_digest
 from ...routes import RequestContext, runs
 from ....core.epochs import epoch_start
+from ..common.decimals import quantity
 from ..common.events_coverage import deployment_covered
 from ..common.flows import stamp
 from ..common.traversal import chains_traversal, one_page
 from ..governance.bribes import events_coverage
-from ..xcore.state import quantity
 
 CURSOR_FORMAT = 1
 

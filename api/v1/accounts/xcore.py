@@ -16,7 +16,8 @@ from typing import Any
 from ...routes import RequestContext, runs
 from ..common.events_coverage import deployment_covered, read_coverage
 from ..common.flows import stamp
-from ..xcore.state import RATE_SCALE, XCORE_EVENTS, canonical_chain, observation, quantity
+from ..common.decimals import quantity
+from ..xcore.state import RATE_SCALE, XCORE_EVENTS, canonical_chain, observation
 
 
 def canonical_rests_on(chains: dict[int, Any]) -> tuple[int, ...]:

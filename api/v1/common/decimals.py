@@ -27,6 +27,8 @@ served decimal for any sign and any decimal t; a route should filter with those,
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 import struct
 from decimal import Decimal
@@ -65,6 +67,14 @@ def fraction_text(q: Fraction | int | None) -> str | None:
     if not t and q:
         return None
     return _scaled_text(t, q < 0)
+
+
+def quantity(raw: Any, decimals: int | None = 18) -> dict[str, Any]:
+    """An exact token quantity: its raw integer text and its decimal (raw / 10**decimals, as
+    `units_text`); the decimal is null where the raw amount or the decimals are unknown."""
+    raw = None if raw is None else int(raw)
+    return {"raw": None if raw is None else str(raw),
+            "value": None if raw is None or decimals is None else units_text(raw, decimals)}
 
 
 def units_text(raw: int, decimals: int) -> str | None:

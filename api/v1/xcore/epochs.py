@@ -17,7 +17,8 @@ from ...routes import RequestContext, runs
 from ....core import clock
 from ....core.epochs import WEEK, epoch_start, iso
 from ..common.decimals import units_text
-from .state import DECIMALS, RATE_SCALE, canonical_observer, indexed_through, quantity
+from ..common.decimals import quantity
+from .state import DECIMALS, RATE_SCALE, canonical_observer, indexed_through
 
 CURSOR_FORMAT = 1
 CAUSES = (("exitPenalty", "exit_penalty_raw"), ("compound", "compound_raw"), ("distribution", "distribution_raw"))

@@ -20,7 +20,8 @@ from ....core.epochs import iso
 from ....core.prices import INTERVALS, period_count, periods
 from ..common.flows import stamp
 from ..common.ranges import DEFAULT_SPAN, EARLIEST, invalid_range, range_issue
-from .state import canonical_observer, indexed_through, quantity
+from ..common.decimals import quantity
+from .state import canonical_observer, indexed_through
 
 CURSOR_FORMAT = 1
 BEFORE_TOKEN_DEPLOYMENT = "before_token_deployment"

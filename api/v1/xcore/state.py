@@ -17,7 +17,7 @@ from typing import Any
 
 from ...errors import ApiError
 from ...routes import RequestContext, runs
-from ..common.decimals import units_text
+from ..common.decimals import quantity
 from ..common.events_coverage import read_coverage
 from ..common.flows import stamp
 
@@ -50,12 +50,6 @@ def indexed_through(found: dict[str, Any], chain: Any, now: int) -> int | None:
     if found["events_through"] is None or chain.snapshot is None:
         return None
     return min(int(found["events_through"]), chain.snapshot.unix, now)
-
-
-def quantity(raw: Any) -> dict[str, Any]:
-    """An exact 18-decimal quantity: its raw integer text and its decimal (null where unknown)."""
-    raw = None if raw is None else int(raw)
-    return {"raw": None if raw is None else str(raw), "value": None if raw is None else units_text(raw, DECIMALS)}
 
 
 def signed(value: int | None) -> str | None:
