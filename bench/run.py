@@ -13,6 +13,8 @@ size of the dataset behind it:
 - /v1/pools/56/<CL pool>/ticks: the devnet's tables are 10-15 ticks, so chain 56's CL pool
   with the most ticks gets a synthetic 12,000-tick table at its latest snapshot before the APIs
   start (bench/ticks.py); page 1 and page 50 of its traversal, and page 50 / page 1 (goal <= 1.2);
+- /v1/accounts/<heavy account>/...: a made-up address with 1,000 veNFTs and 10,000 activity records
+  (bench/accounts.py), inserted likewise: /voting-positions page 1, /activity page 1 and page 50;
 - under load (bench/load.py, wrk): requests/s of cached 200s and of 304s as ratios to the
   hello-world's at the same worker count and concurrency, errors, and a soak of mixed requests
   with the resident memory of the warehouse and the API before and after.
@@ -55,6 +57,7 @@ V1_BOOK = QueryBook("v1")
 CORE = "{coreToken}"  # replaced by the core token's address (lower case, as the API parses it)
 HOLDER = "{xcoreHolder}"  # replaced by the account with the most xCORE moves on chain 56
 VOTER = "{veOwner}"  # replaced by the owner of the most veNFTs at chain 56's newest snapshot
+HEAVY = "{heavyAccount}"  # the made-up account of bench/accounts.py: 1,000 veNFTs, 10,000 records
 
 # The routes measured: paths under /api/stats, then under /v1. What each runs as its raw SQL is
 # derived, not listed here: its handler's query files (@runs, Route.sql) with the values the
@@ -93,6 +96,8 @@ V1_ROUTES: tuple[str, ...] = (
     f"/accounts/{VOTER}/votes?limit=100",
     f"/accounts/{VOTER}/votes?view=current&limit=100",
     f"/accounts/{VOTER}/activity?limit=100",
+    f"/accounts/{HEAVY}/voting-positions?limit=100",
+    f"/accounts/{HEAVY}/activity?limit=100",
 )
 # A /v1 route whose path is known once the dataset is: the core token's price history over the 500
 # whole hours before chain 56's latest snapshot (one full page; every period holds four published
@@ -343,8 +348,11 @@ def main(argv: list[str] | None = None) -> int:
         from bench.ticks import DEPTH, deep_table, depth_line
         from ve_analytics.warehouse.client import get_client
 
+        from bench.accounts import ACCOUNT as heavy, DEPTH as HEAVY_DEPTH, heavy_account, page_path
+
         with get_client(settings) as writer:  # before the APIs start: the cached one caches per snapshot
             deep = deep_table(writer, STATS_CHAIN_ID)
+            print(heavy_account(writer, STATS_CHAIN_ID), flush=True)
         print(f"ticks: {deep.describe()}", flush=True)
         start("api", cli("api", "--port", str(ports["api"])), f"http://127.0.0.1:{ports['api']}/api/stats/openapi.json")
         start(
@@ -370,7 +378,8 @@ def main(argv: list[str] | None = None) -> int:
             "SELECT argMax(owner, n) FROM (SELECT owner, count() AS n FROM venft_snap15m WHERE chain_id = "
             f"{STATS_CHAIN_ID} AND snapshot_at = (SELECT max(snapshot_at) FROM venft_snap15m WHERE chain_id = "
             f"{STATS_CHAIN_ID}) GROUP BY owner)")
-        names = {CORE: (core, "<coreToken>"), HOLDER: (holder, "<xCORE holder>"), VOTER: (voter, "<veNFT owner>")}
+        names = {CORE: (core, "<coreToken>"), HOLDER: (holder, "<xCORE holder>"), VOTER: (voter, "<veNFT owner>"),
+                 HEAVY: (heavy, "<heavy account>")}
         http = http_client()
         plan = []  # (label, url path, SQL calls, items)
         print("tracing each route's handler for its SQL ...", flush=True)
@@ -421,6 +430,8 @@ def main(argv: list[str] | None = None) -> int:
         if deep.runner_up:
             ticks.append((f"/v1{TICKS_LABEL.replace('<CL pool>', '<CL pool 2>')} ({deep.runner_up[1]} devnet ticks)",
                           deep.runner_up_path()))
+        path = page_path(lambda url: fetch(http, url).json(), nocache, f"/v1/accounts/{heavy}/activity?limit=100")
+        ticks.append((f"/v1/accounts/<heavy account>/activity?limit=100 page {HEAVY_DEPTH}", path))
         for label, path in ticks:
             calls = traced(V1, sql_client, settings, path)
             plan.append((label, path, V1_BOOK, calls, items(fetch(http, nocache + path).json())))

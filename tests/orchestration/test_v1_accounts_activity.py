@@ -133,7 +133,7 @@ def addresses(stack, api) -> list[str]:
 
 
 def test_every_record_is_the_devnets(api, stack, addresses):
-    kinds = set()
+    kinds, truths = set(), set()
     for address in addresses:
         rows, body = every_row(api, f"/v1/accounts/{address}/activity")
         assert body["data"]["address"] == address and body["data"]["filters"]["kinds"]
@@ -141,12 +141,15 @@ def test_every_record_is_the_devnets(api, stack, addresses):
         assert keys == sorted(keys) and len(set(keys)) == len(keys)
         for cover in body["data"]["coverage"]:
             cid = cover["chainId"]
-            assert served(rows, cid) == truth(stack, cid, address, cover), (address, cid)
+            expected = truth(stack, cid, address, cover)
+            assert served(rows, cid) == expected, (address, cid)
+            truths |= {t[0] for t in expected}
             assert all(unix(r["at"]) < unix(cover["snapshotAt"]) for r in rows if r["chainId"] == cid)
         kinds |= {r["kind"] for r in rows}
-    # the addresses exercise every kind the devnet's accounts do
-    assert {"vote", "claim", "vaultDeposit", "vaultRedemption", "xcoreDeposit", "xcoreBridgeOut", "lockCreate",
-            "veTransferIn", "veTransferOut"} <= kinds, kinds
+    # the addresses exercise every kind the devnet's accounts have in the indexed spans (which depend
+    # on the instant: a session starting minutes into an epoch has no claim of the one before yet)
+    assert kinds == truths and {"vote", "lockCreate", "veTransferIn", "veTransferOut", "vaultDeposit",
+                                "xcoreDeposit"} <= kinds, kinds
 
 
 def test_filters_and_traversals(api, addresses):
@@ -160,9 +163,9 @@ def test_filters_and_traversals(api, addresses):
                           f"chainIds={cid}": lambda r: r["chainId"] == cid}.items():
         got, body = every_row(api, f"/v1/accounts/{busiest}/activity?{query}", limit=4)
         assert got == [r for r in rows if wanted(r)] and got, query
-    foundation = next(a for a in addresses if len({r["kind"] for r in every_row(
-        api, f"/v1/accounts/{a}/activity?chainIds=56")[0]} & {"claim", "xcoreDeposit"}) == 2)
-    assert foundation  # one address active in two domains on one chain
+    # one address active in two domains on one chain: chain 56's foundation votes and holds xCORE
+    assert any({"vote", "xcoreDeposit"} <= {r["kind"] for r in every_row(
+        api, f"/v1/accounts/{a}/activity?chainIds=56")[0]} for a in addresses)
 
 
 def test_an_address_with_nothing_has_no_rows(api):

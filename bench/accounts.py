@@ -1,0 +1,81 @@
+"""The heavy account of `make bench` (issue 29, point 12): the devnet's wallets hold tens of veNFTs and
+a few hundred records, so bench/run.py gives one made-up address POSITIONS veNFTs at chain 56's
+latest published snapshot and RECORDS activity records over the 90 days before it, on its
+throwaway warehouse before the APIs start (the cached API caches per snapshot). Its routes are
+timed where a wallet's history is long: /voting-positions page 1, /activity page 1 and page DEPTH.
+
+- venft_snap15m: POSITIONS decaying locks of the address at the snapshot's block, and a newer
+  ve_snap15m row for that snapshot counting them (the route says `not_read` when the counts differ);
+- account_events: RECORDS records, half Voter votes and half lock increases, one per block, newest at
+  the snapshot's block.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+ACCOUNT = "0x" + "ac" * 20
+POSITIONS, RECORDS = 1_000, 10_000
+FIRST_VENFT = 900_000_000
+PAGE, DEPTH = 100, 50
+SPAN = 90 * 86400
+
+LATEST = "(SELECT max(snapshot_at) FROM snapshot_runs FINAL WHERE chain_id = {c:UInt32} AND status = 'success')"
+VENFTS = f"""
+INSERT INTO venft_snap15m (chain_id, snapshot_at, block_number, block_timestamp, venft_id, owner, locked_raw, unlock_time,
+                           permanent, voting_power_raw)
+SELECT s.chain_id, s.snapshot_at, s.block_number, s.block_timestamp, {{first:UInt64}} + number, {{account:String}},
+       toUInt256('1000000000000000000000'), toDateTime(toUnixTimestamp(s.block_timestamp) + 365 * 86400, 'UTC'), 0,
+       toUInt256('1000000000000000000000') * toUInt256(365 * 86400) / toUInt256(4 * 365 * 86400)
+FROM (SELECT chain_id, snapshot_at, any(block_number) AS block_number, any(block_timestamp) AS block_timestamp
+      FROM venft_snap15m FINAL WHERE chain_id = {{c:UInt32}} AND snapshot_at = {LATEST}
+      GROUP BY chain_id, snapshot_at) AS s
+CROSS JOIN numbers({{n:UInt64}}) AS n
+"""
+VE_COUNT = f"""
+INSERT INTO ve_snap15m
+SELECT * REPLACE (lock_count + {{n:UInt32}} AS lock_count, decaying_lock_count + {{n:UInt32}} AS decaying_lock_count,
+                  now64(3) AS ingested_at)
+FROM ve_snap15m FINAL WHERE chain_id = {{c:UInt32}} AND snapshot_at = {LATEST}
+"""
+RECORDS_SQL = f"""
+INSERT INTO account_events (account, chain_id, block_timestamp, block_number, log_index, kind, id, transaction_hash, detail)
+SELECT {{account:String}}, {{c:UInt32}}, toDateTime64(toUnixTimestamp(s.at) - intDiv(number * {SPAN}, {{n:UInt64}}), 3, 'UTC'),
+       s.block - number, 0, if(number % 2 = 0, 'vote', 'lockIncrease'),
+       concat(concat('0x', lower(hex(SHA256(concat('bench-heavy-', toString(number)))))) AS tx, '-0'), tx,
+       if(number % 2 = 0,
+          formatRowNoNewline('JSONEachRow', toString({{first:UInt64}} + number % {POSITIONS}) AS tokenId,
+                             [(g.target, g.gauge, g.pool, '1000000000000000000')] AS voted,
+                             CAST([], 'Array(Tuple(String, String, String, String))') AS abstained),
+          formatRowNoNewline('JSONEachRow', toString({{first:UInt64}} + number % {POSITIONS}) AS tokenId,
+                             {{account:String}} AS `from`, {{account:String}} AS `to`, '1000000000000000000' AS amount,
+                             toInt64(toUnixTimestamp(s.at) + 365 * 86400) AS unlockTime, false AS permanent,
+                             CAST(NULL, 'Nullable(UInt64)') AS mergedInto))
+FROM numbers({{n:UInt64}}) AS n
+CROSS JOIN (SELECT {LATEST} AS at, (SELECT max(block_number) FROM venft_snap15m FINAL WHERE chain_id = {{c:UInt32}}
+                                    AND snapshot_at = {LATEST}) AS block) AS s
+CROSS JOIN (SELECT target, gauge_address AS gauge, pool_address AS pool FROM vote_actions FINAL
+            WHERE chain_id = {{c:UInt32}} LIMIT 1) AS g
+"""
+
+
+def heavy_account(client, chain_id: int) -> str:
+    """Inserts the heavy account's veNFTs and records; returns a line saying what was inserted."""
+    params = {"c": chain_id, "account": ACCOUNT, "first": FIRST_VENFT}
+    client.command(VENFTS, parameters={**params, "n": POSITIONS})
+    client.command(VE_COUNT, parameters={"c": chain_id, "n": POSITIONS})
+    client.command(RECORDS_SQL, parameters={**params, "n": RECORDS})
+    held = client.command("SELECT count() FROM account_events FINAL WHERE account = {a:String}", parameters={"a": ACCOUNT})
+    return (f"heavy account {ACCOUNT} on chain {chain_id}: {POSITIONS:,} veNFTs at the latest snapshot, {held:,} "
+            f"activity records over the {SPAN // 86400} days before it")
+
+
+def page_path(get_json: Callable[[str], dict], base: str, path: str, depth: int = DEPTH) -> str:
+    """The path of page `depth` of the traversal of `path` (with its limit), following
+    pageInfo.nextCursor on the API at `base`."""
+    current = path
+    for _ in range(depth - 1):
+        cursor = get_json(base + current)["pageInfo"]["nextCursor"]
+        if not cursor:
+            raise SystemExit(f"{path}: the traversal ended before page {depth}")
+        current = f"{path}&cursor={cursor}"
+    return current
