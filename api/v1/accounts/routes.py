@@ -25,7 +25,8 @@ ROUTES = (
           ref("V1AccountActivityPage"), params=(
               ADDRESS, CHAIN_IDS,
               Param("kinds", "string", "Comma-separated kinds to show (default all): " + ", ".join(activity.KINDS),
-                    pattern=activity.KINDS_PATTERN, max_length=400),
+                    pattern=activity.KINDS_PATTERN, max_length=400,
+                    rule="one or more of the kinds listed, separated by commas"),
               Param("limit", "integer", "Records per page", default=100, minimum=1, maximum=500), CURSOR),
           paginated=True, **COMMON, errors=(CHAIN_UNAVAILABLE_DOC, CURSOR_EXPIRED_DOC),
           description="One chronological feed of what the address did on the selected chains (default: all), newest "
