@@ -40,9 +40,8 @@ WITH
                argMax((token0_address, token0_decimals, token1_address, token1_decimals, share_decimals), snapshot_at)
                    AS tokens
         FROM vault_snap15m FINAL
-        WHERE chain_id IN (SELECT chain_id FROM page WHERE kind IN ('vaultDeposit', 'vaultRedemption'))
-          AND vault_address IN (SELECT JSONExtractString(detail, 'vault') FROM page
-                                WHERE kind IN ('vaultDeposit', 'vaultRedemption'))
+        WHERE (chain_id, vault_address) IN (SELECT chain_id, JSONExtractString(detail, 'vault') FROM page
+                                            WHERE kind IN ('vaultDeposit', 'vaultRedemption'))  -- page is read once more
           AND snapshot_at <= snapshot_ats[indexOf(chain_ids, chain_id)]
         GROUP BY chain_id, vault_address
     )
