@@ -501,6 +501,14 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
             return _json({"error": "owner must be an address"}, 400)
         return _gov_truth(request, chain_id, lambda sim, _epoch, block: truth_governance.account_venfts(sim, owner, block))
 
+    @app.get("/chains/<chain_id:int>/truth/account-rewards")
+    async def truth_account_rewards(request: Request, chain_id: int):
+        """`owner` (required), at `block` (default the head)."""
+        owner = (request.args.get("owner") or "").lower()
+        if not re.fullmatch(r"0x[0-9a-f]{40}", owner):
+            return _json({"error": "owner must be an address"}, 400)
+        return _gov_truth(request, chain_id, lambda sim, _epoch, block: truth_governance.account_rewards(sim, owner, block))
+
     def _vault_truth(request: Request, chain_id: int, fn, *args):
         rt = runtime(chain_id)
         if rt is None:

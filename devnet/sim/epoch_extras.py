@@ -74,13 +74,12 @@ def plan(gov, hour_ts: int, alive_all: list) -> None:
     prev = epoch - WEEK
     cast = gov.epoch_votes.get(prev)
     alloc_prev = gov.book.epoch_alloc.get(prev, {})
-    totals = gov.book.epoch_totals(prev)
     for tid in sorted(alloc_prev):
         if cast is not None and tid in cast.by_token:
             continue
         if rng.random() >= p.claim_probability:
             continue
-        rewards = gov.claim_rewards(prev, alloc_prev[tid], totals)
+        rewards = gov.claim_rewards(prev, tid)
         if rewards:
             gov.add_extra(at(3 * HOUR + rng.uniform(0, 6 * 86400)), "claim", (tid, prev, rewards))
     gov.merge_extra()

@@ -395,13 +395,11 @@ class Governance:
         prev = epoch - WEEK
         prev_votes = self.epoch_votes.get(prev)
         if prev_votes:
-            alloc = self.book.epoch_alloc.get(prev, {})
-            totals = self.book.epoch_totals(prev)
             for tid in sorted(prev_votes.by_token):
                 lock = self.lock(tid)
                 if not (lock.foundation or rng.random() < p.claim_probability):
                     continue
-                rewards = self.claim_rewards(prev, alloc.get(tid, {}), totals)
+                rewards = self.claim_rewards(prev, tid)
                 if rewards:
                     delay = 3 * HOUR + rng.uniform(0, 6 * 86400) if not lock.foundation else 40 * HOUR
                     self._schedule_add(at(delay), "claim", (tid, prev, rewards))
@@ -418,12 +416,15 @@ class Governance:
             return {g.target: weekly * weights[g.target] // total for g in alive}
         return {g.target: weekly // len(alive) for g in alive} if alive else {}
 
-    def claim_rewards(self, epoch: int, alloc: dict[str, int], totals: dict[str, int]) -> list:
-        """A veNFT's share w/W of each target's bribes (per token) and pool fees of the epoch."""
-        c = self.chain
+    def claim_rewards(self, epoch: int, token_id: int) -> list:
+        """What a veNFT earned in an ended epoch, as Velodrome's reward contracts checkpoint it: per
+        target it voted for, its share w/W of the target's bribes (per token) and pool fees of the
+        epoch, w its votes and W the target's votes at the epoch's last second (a vote cast earlier
+        in the epoch and reset or replaced before its end earns nothing)."""
+        c, end = self.chain, epoch + WEEK - 1
         rewards = []
-        for target, w in alloc.items():
-            W = totals.get(target, 0)
+        for target, w in self.book.allocation(token_id, end).items():
+            W = self.book.weight(target, end)
             if W <= 0 or w <= 0:
                 continue
             g = self.gauge_by_target[target]

@@ -133,6 +133,42 @@ def test_vote_rows_are_the_allocation_in_effect_at_the_epochs_end(base):
     assert all(split[t] == sim.gov.weekly[e] * w // sum(weights.values()) for t, w in weights.items())
 
 
+def test_each_veNFTs_vote_rows_are_its_votes_at_the_epochs_last_second_and_its_claims_a_share_of_them(base):
+    """The rewards' checkpoints (Velodrome's Reward.earned reads a veNFT's balance and the supply at
+    the epoch's last second): for ended epochs, every veNFT's Vote rows are the Voter's
+    votes(tokenId, pool) then, and every claim is its share of the epoch's bribes and fees by them."""
+    sim, node, svc = base
+    book = sim.gov.book
+    head_epoch = epoch_start(sim.block_ts(sim.head()))
+    closed = [e for e in sorted(book.epoch_alloc) if e + WEEK <= head_epoch][-2:]
+    checked = 0
+    for e in closed:
+        end_block = sim.block_at(e + WEEK - 1)
+        rows = run(svc, "query($e: BigInt!) { votes(first: 1000, where: {epoch: $e}) { veNFT { id } target weight } }",
+                   {"e": e})["votes"]
+        assert 0 < len(rows) < 1000
+        for r in rows[::7]:
+            w = call(node, sim.contracts["voter"], "votes(uint256,address)", ("uint256", "address"),
+                     (int(r["veNFT"]["id"]), r["target"]), block=end_block)
+            assert int(Decimal(r["weight"]) * 10**18) == w
+            checked += 1
+        rows_of: dict[int, dict[str, int]] = {}
+        for r in rows:
+            rows_of.setdefault(int(r["veNFT"]["id"]), {})[r["target"]] = int(Decimal(r["weight"]) * 10**18)
+        for c in (c for c in sim.gov.claims if c["epoch"] == e):
+            target, token = c["target"], sim.token_by_id[c["token"]]
+            share = rows_of[int(c["veNFT"])][target]
+            total = sum(a.get(target, 0) for a in rows_of.values())
+            if c["kind"] == "bribe":
+                pot = sim.gov.bribe_totals[e][target][token.idx]
+            else:
+                pool = sim.gov.gauge_by_target[target].pool
+                pot = pool.epoch_fees[e][0 if token is pool.token0 else 1]
+            assert c["amount"] == pot * share // total
+            checked += 1
+    assert checked > 50
+
+
 def test_killed_gauge_emits_nothing_and_takes_no_votes_while_killed(sim, subgraph):
     node = RpcNode(sim)
     g = next(g for g in sim.gov.gauges if g.pool is not None and g.pool.spec.label == "vAMM-DOGE/WBNB")
