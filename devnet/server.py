@@ -503,11 +503,16 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
 
     @app.get("/chains/<chain_id:int>/truth/account-rewards")
     async def truth_account_rewards(request: Request, chain_id: int):
-        """`owner` (required), at `block` (default the head)."""
+        """`owner` (required), at `block` (default the head), with what an index saw before `until`."""
         owner = (request.args.get("owner") or "").lower()
         if not re.fullmatch(r"0x[0-9a-f]{40}", owner):
             return _json({"error": "owner must be an address"}, 400)
-        return _gov_truth(request, chain_id, lambda sim, _epoch, block: truth_governance.account_rewards(sim, owner, block))
+        try:
+            until = _int_arg(request, "until")
+        except ValueError:
+            return _json({"error": "until must be an integer (unix seconds)"}, 400)
+        return _gov_truth(request, chain_id,
+                          lambda sim, _epoch, block: truth_governance.account_rewards(sim, owner, block, until))
 
     def _vault_truth(request: Request, chain_id: int, fn, *args):
         rt = runtime(chain_id)

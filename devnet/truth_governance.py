@@ -150,24 +150,27 @@ def account_venfts(sim, owner: str, block: int) -> dict:
             "events": [{**e, "amount": str(e["amount"])} for e in events]}
 
 
-def account_rewards(sim, owner: str, block: int) -> dict:
+def account_rewards(sim, owner: str, block: int, until: int | None = None) -> dict:
     """The veNFT rewards (bribes and trading fees) of `owner` at the block, from the Voter's
-    checkpoints (sim/governance.py claim_rewards), never from the subgraph's rows:
+    checkpoints (sim/governance.py claim_rewards), never from the subgraph's rows. `until`
+    (exclusive, default just after the block's time) bounds what an index has seen: the epochs
+    ended by then and the claims before it.
     - `claimable`: of every veNFT the owner holds at the block (a burnt one, merged or withdrawn,
-      has none: its rewards left with it), per ended epoch and target, what it earned and nobody
-      has claimed by the block;
-    - `claimed`: every claim up to the block paid to the owner (the veNFT's owner at the claim),
+      has none: its rewards left with it), per epoch ended by `until` and target, what it earned
+      and no claim before `until` took;
+    - `claimed`: every claim before `until` paid to the owner (the veNFT's owner at the claim),
       whatever the veNFT's owner is now.
     A reward (veNFT, epoch, gauge, token, kind) is in at most one of them."""
     gov, ts, owner = sim.gov, sim.block_ts(block), owner.lower()
-    claims = [c for c in gov.claims if c["timestamp"] <= ts]
+    until = ts + 1 if until is None else until
+    claims = [c for c in gov.claims if c["timestamp"] < until]
     taken = {(int(c["veNFT"]), c["epoch"], c["gauge"], c["token"], c["kind"]) for c in claims}
     claimable = []
     for tid in sorted(gov.tokens_of_owner(owner, ts)):
         if gov.lock_state(tid, ts)[0] == 0:
             continue
         epoch = gov.first_epoch
-        while epoch + WEEK <= ts:
+        while epoch + WEEK <= until:
             for g, token, amount, kind in gov.claim_rewards(epoch, tid):
                 if (tid, epoch, g.id, token.id, kind) not in taken:
                     claimable.append({"tokenId": tid, "epoch": epoch, "gauge": g.id, "token": token.id,
@@ -177,5 +180,5 @@ def account_rewards(sim, owner: str, block: int) -> dict:
                 "kind": c["kind"], "amount": str(c["amount"]), "amountUSD": c["amountUSD"],
                 "timestamp": c["timestamp"], "blockNumber": c["blockNumber"], "transactionHash": c["transactionHash"]}
                for c in claims if gov.lock_state(int(c["veNFT"]), c["timestamp"])[3] == owner]
-    return {"chainId": sim.chain_id, "owner": owner, "block": block, "timestamp": ts,
+    return {"chainId": sim.chain_id, "owner": owner, "block": block, "timestamp": ts, "until": until,
             "claimable": claimable, "claimed": claimed}

@@ -191,3 +191,11 @@ def test_an_accounts_activity_through_the_generated_client(served):
     model = operation(package, "accounts", "account_activity").sync(WALLETS[0], client=client, limit=5)
     assert type(model).__module__.startswith("v1_client.models.") and model.data.rows
     assert as_sent(model.to_dict()) == body(url + f"/v1/accounts/{WALLETS[0]}/activity?limit=5")
+
+
+def test_an_accounts_rewards_through_the_generated_client(served):
+    package, client, url = served
+    owner = body(url + "/v1/votes?view=current&limit=1")["data"]["rows"][0]["owner"]
+    model = operation(package, "accounts", "account_rewards").sync(owner, client=client, limit=5)
+    assert type(model).__module__.startswith("v1_client.models.") and model.data.chains
+    assert as_sent(model.to_dict()) == body(url + f"/v1/accounts/{owner}/rewards?limit=5")

@@ -9,11 +9,11 @@ from ...validation import Param
 from ..common.params import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS
 from ..governance.routes import CURSOR, CURSOR_EXPIRED_DOC, VOTE_ERRORS, VOTE_FILTERS
 from ..xcore.state import TOKEN_NOT_DEPLOYED
-from . import activity, voting, votes, xcore
-from .schemas import SCHEMAS
+from . import activity, reward_schemas, rewards, schemas, voting, votes, xcore
 
 __all__ = ["ROUTES", "SCHEMAS"]
 
+SCHEMAS = {**schemas.SCHEMAS, **reward_schemas.SCHEMAS}
 ADDRESS = Param("address", "address", "The wallet (or contract) address, either case", location="path")
 COMMON = dict(cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True, tags=("accounts",))
 READS_ONLY = (" Reads only: a published answer is not authority to sign a transaction, and an indexed inventory may "
@@ -72,4 +72,27 @@ ROUTES = (
           "first, per chain and epoch (`epoch`); `current`, the allocations in effect at each chain's published "
           "snapshot of the veNFTs it owns there, with their voting power. Rows, coverage, order and cursors are "
           "/v1/votes' own." + READS_ONLY),
+    Route("/accounts/{address}/rewards", "account_rewards", rewards.account_rewards,
+          "One address's veNFT rewards: claimable and claimed, by kind, token and epoch", ref("V1AccountRewards"),
+          params=(ADDRESS, CHAIN_IDS,
+                  Param("status", "enum", "Only claimable or only claimed rewards (default both)", choices=rewards.STATUSES),
+                  Param("kind", "enum", "Only one kind of reward (default every indexed kind); emission and rebase "
+                        "are not indexed in this release and select nothing", choices=rewards.KINDS),
+                  Param("limit", "integer", "Rewards per page", default=100, minimum=1, maximum=500), CURSOR),
+          feature="gauges", paginated=True, curation=True, valuations=True, **COMMON,
+          errors=(CHAIN_UNAVAILABLE_DOC, CURSOR_EXPIRED_DOC),
+          description="Per selected chain with gauges (default: all of them), at its published snapshot and as far as "
+          "its governance events are indexed (`coverage.indexedUntil`), in pages: `claimable`, every reward the veNFTs "
+          "the address owns at the snapshot block earned in an epoch ended by then that no indexed claim took, valued "
+          "at the token's current price at the snapshot as /v1/prices gives it (with the observation; none for a token "
+          "the curation blocks or a price past its age limit); `claimed`, every indexed claim paid to the address (the "
+          "veNFT's owner at the claim), valued at the claim's time. A veNFT earns what Velodrome's reward contracts "
+          "checkpoint: per gauge it voted for, its votes at the epoch's last second over the gauge's votes then, times "
+          "the epoch's bribes per token (kind bribe) or the pool's trading fees of the epoch (kind fee), rounded down. "
+          "A reward is either claimable or claimed, never both (a claim sent after indexedUntil still shows as "
+          "claimable); rewards of the epoch in progress are not listed until it ends. `chains` sums each chain's "
+          "rewards per kind, status and token over every page (and per kind in USD, with usdComplete); kinds are never "
+          "added together. Gauge emissions and rebases are not indexed in this release (`kinds`). Claimable rewards are "
+          "known where the chain's locks were read at its snapshot and its governance events are indexed from its "
+          "deployment (`complete`). An address with nothing is 200 with no rows." + READS_ONLY),
 )

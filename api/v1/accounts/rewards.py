@@ -1,0 +1,147 @@
+"""Handler of /v1/accounts/{address}/rewards: the veNFT rewards of one address on the selected chains,
+each chain at its published snapshot (account_rewards.sql): what the veNFTs it owns there earned in
+ended epochs and nobody claimed (claimable, valued at the snapshot's price of the token), and the
+claims paid to it (claimed, valued at the claim's time). A reward is either claimable or claimed;
+kinds are summed apart, and a USD sum that lacks a value says so (`usdComplete`).
+
+Bribes and trading fees are the indexed kinds; gauge emissions (paid to liquidity staked in gauges)
+and rebases (paid to veNFTs by the rewards distributor) are not indexed in this release, and the
+answer lists them as such rather than as zero."""
+from __future__ import annotations
+
+import asyncio
+from fractions import Fraction
+from typing import Any
+
+from ...cursors import filters_digest
+from ...routes import RequestContext, runs
+from ..common.decimals import decimal_text, fraction_text, quantity
+from ..common.events_coverage import deployment_covered
+from ..common.flows import stamp
+from ..common.prices import TOKEN_NOT_FOUND, Boundary, PriceAt, prices_at
+from ..common.traversal import chains_traversal, one_page
+from ..governance.bribes import events_coverage
+from .voting import chain_entry
+
+CURSOR_FORMAT = 1
+STATUSES = ("claimable", "claimed")
+INDEXED = ("bribe", "fee")
+NOT_INDEXED = ("emission", "rebase")
+KINDS = INDEXED + NOT_INDEXED
+NO_PRICE_AT_CLAIM = "no_price_at_claim"  # a claimed reward's token had no USD price at the claim
+KIND_NOTES = {
+    "bribe": "bribes deposited on a gauge in the epoch, shared by the votes for it at the epoch's end",
+    "fee": "the pool's trading fees of the epoch, shared by the votes for its gauge at the epoch's end",
+    "emission": "core token streamed to liquidity staked in gauges: not indexed in this release (unknown, not zero)",
+    "rebase": "the rewards distributor's rebase to veNFTs: not indexed in this release (unknown, not zero)",
+}
+
+
+def _token(r: dict[str, Any]) -> dict[str, Any]:
+    decimals = r["decimals"]
+    return {"address": r["token_address"], "symbol": r["symbol"] or None,
+            "decimals": None if decimals is None else int(decimals)}
+
+
+def _value(r: dict[str, Any], raw: int, price: PriceAt | None, max_age: int) -> dict[str, Any]:
+    """USD of an amount: a claimed one at the claim's time (the indexer's amountUSD), a claimable one
+    at its chain's snapshot price (the accepted observation, else null with the reason)."""
+    if r["status"] == "claimed":
+        usd = r["amount_usd"]
+        return {"usd": decimal_text(usd), "basis": "at_claim", "price": None,
+                "reason": None if usd is not None else NO_PRICE_AT_CLAIM}
+    found, reason = price.current(max_age) if price is not None and price.listed else (None, TOKEN_NOT_FOUND)
+    if found is None or r["decimals"] is None:
+        return {"usd": None, "basis": "current_price", "price": found, "reason": reason or TOKEN_NOT_FOUND}
+    usd = Fraction(raw, 10 ** int(r["decimals"])) * Fraction(float(price.row["p_price"]))
+    return {"usd": fraction_text(usd), "basis": "current_price", "price": found, "reason": None}
+
+
+def reward(r: dict[str, Any], price: PriceAt | None, max_age: int) -> dict[str, Any]:
+    raw = int(r["amount_raw"])
+    claimed = r["status"] == "claimed"
+    return {
+        "chainId": int(r["chain_id"]),
+        "tokenId": str(r["venft_id"]),
+        "epochStart": stamp(int(r["epoch_s"])),
+        "kind": r["kind"],
+        "status": r["status"],
+        "gauge": r["gauge_address"],
+        "pool": r["pool_address"] or None,
+        "token": _token(r),
+        "amount": quantity(raw, r["decimals"]),
+        "value": _value(r, raw, price, max_age),
+        "claim": {"at": stamp(int(r["claim_ms"]) // 1000), "blockNumber": int(r["claim_block"]),
+                  "transactionHash": r["claim_tx"]} if claimed else None,
+    }
+
+
+def _total(r: dict[str, Any], price: PriceAt | None, max_age: int) -> dict[str, Any]:
+    raw = int(r["amount_raw"])
+    value = _value(r, raw, price, max_age)
+    if r["status"] == "claimed":  # the claims' USD summed: complete only if every claim had one
+        value["reason"] = NO_PRICE_AT_CLAIM if int(r["usd_missing"]) else None
+    return {"kind": r["kind"], "status": r["status"], "token": _token(r), "amount": quantity(raw, r["decimals"]),
+            "rewards": int(r["rewards"]), "usd": value["usd"],
+            "usdComplete": value["usd"] is not None and value["reason"] is None, "reason": value["reason"]}
+
+
+def by_kind(totals: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per (kind, status): the USD of its tokens that have one, and whether every token has."""
+    out: dict[tuple, dict[str, Any]] = {}
+    for t in totals:
+        k = out.setdefault((t["kind"], t["status"]), {"kind": t["kind"], "status": t["status"], "usd": Fraction(0),
+                                                      "priced": 0, "tokens": 0, "usdComplete": True})
+        k["tokens"] += 1
+        k["usdComplete"] &= t["usdComplete"]
+        if t["usd"] is not None:
+            k["usd"] += Fraction(t["usd"])
+            k["priced"] += 1
+    return [{"kind": k["kind"], "status": k["status"], "tokens": k["tokens"], "usdComplete": k["usdComplete"],
+             "usd": fraction_text(k["usd"]) if k["priced"] else None} for _, k in sorted(out.items())]
+
+
+@runs("account_rewards", "account_voting_chains", "events_coverage", "prices_at")
+async def account_rewards(ctx: RequestContext) -> dict[str, Any]:
+    address, status, kind = ctx.params["address"].lower(), ctx.params["status"] or "", ctx.params["kind"] or ""
+    digest = filters_digest({"address": address, "chainIds": list(ctx.coverage.chain_ids), "status": status,
+                             "kind": kind})
+    payload, chains = chains_traversal(ctx, digest, CURSOR_FORMAT)
+    c = payload["key"] if payload else (0, 0, 0, "", "", "")
+    ids, ats = [ch.chain_id for ch in chains], [ch.snapshot.param for ch in chains]
+    found, locks, (covered, indexed) = await asyncio.gather(
+        ctx.rows("account_rewards", address=address, chain_ids=ids, snapshot_ats=ats, status=status, kind=kind,
+                 after=int(payload is not None), c_chain=c[0], c_epoch=c[1], c_token=c[2], c_gauge=c[3],
+                 c_kind=c[4], c_reward=c[5], limit=ctx.params["limit"] + 1),
+        ctx.rows("account_voting_chains", address=address, chain_ids=ids, snapshot_ats=ats),
+        events_coverage(ctx, chains))
+    deployment_covered(ctx, covered, indexed)
+    rows = [r for r in found if r["part"] == "row"]
+    sums = sorted((r for r in found if r["part"] == "sum"),
+                  key=lambda r: (int(r["chain_id"]), r["kind"], r["status"], r["token_address"]))
+    rows = one_page(ctx, rows, digest, CURSOR_FORMAT, tuple(chains), lambda last: [
+        int(last["chain_id"]), int(last["epoch_s"]), int(last["venft_id"]), last["gauge_address"], last["kind"],
+        last["token_address"]])
+    by_id = {ch.chain_id: ch for ch in chains}
+    wanted = sorted({(int(r["chain_id"]), r["token_address"]) for r in (*rows, *sums) if r["status"] == "claimable"})
+    priced = dict(zip(wanted, await prices_at(ctx, sorted({by_id[cid] for cid, _ in wanted}, key=lambda ch: ch.chain_id),
+                                             [Boundary(cid, a, by_id[cid].snapshot.unix) for cid, a in wanted])))
+    max_age = ctx.settings.price_max_age_seconds
+
+    def price(r):
+        return priced.get((int(r["chain_id"]), r["token_address"]))
+
+    cover = {cv["chainId"]: cv for cv in covered}
+    read = {int(r["chain_id"]): r for r in locks}
+    entries = []
+    for ch in (by_id.get(cv.chain_id, cv) for cv in ctx.coverage.chains):  # a pinned chain as its first page read it
+        entry = chain_entry(ch, read.get(ch.chain_id), cover.get(ch.chain_id))
+        totals = [_total(r, price(r), max_age) for r in sums if int(r["chain_id"]) == ch.chain_id]
+        partial = any(int(r["fee_partial"]) for r in sums if int(r["chain_id"]) == ch.chain_id)
+        entries.append({"chainId": ch.chain_id, "status": entry["status"], "snapshotAt": entry["snapshotAt"],
+                        "blockNumber": entry["blockNumber"], "complete": entry["complete"] and not partial,
+                        "coverage": entry["coverage"], "totals": totals, "byKind": by_kind(totals)})
+    if kind in NOT_INDEXED or not all(e["complete"] for e in entries):
+        ctx.meta["complete"] = False
+    return {"address": address, "rows": [reward(r, price(r), max_age) for r in rows], "chains": entries,
+            "kinds": [{"kind": k, "indexed": k in INDEXED, "note": KIND_NOTES[k]} for k in KINDS]}

@@ -1,0 +1,145 @@
+-- /v1/accounts/{address}/rewards: the veNFT rewards (bribes and trading fees) of {address:String}
+-- on the selected chains, each chain read at its published snapshot and as far as its governance
+-- events are indexed (`indexed_until`: exclusive, at most the snapshot's time; chain_coverage's
+-- 'events', as events_coverage.sql reads it):
+--   claimable: every reward the veNFTs it owns at the snapshot (venft_snap15m) earned in an epoch
+--     ended by indexed_until that no indexed claim took. A veNFT earns what Velodrome's reward contracts
+--     checkpoint: per gauge it voted for, its votes at the epoch's last second over the gauge's
+--     votes then (both the epoch's Vote rows, vote_events), times what the gauge's reward
+--     contracts took in the epoch (bribe_events per token; gauge_epochs' trading fees per pool
+--     token), rounded down as the contracts round;
+--   claimed: every indexed claim before indexed_until paid to the address (claim_events.owner: the
+--     veNFT's owner at the claim), whoever owns the veNFT now.
+-- A reward is keyed (chain, epoch, veNFT, gauge, kind, token) and is in at most one of the two.
+-- Rows part 'row': the page in (chain_id, epoch newest first, venft_id, gauge, kind, token) order
+-- after the keyset position when {after} is 1. Rows part 'sum': per (chain, kind, status, token)
+-- over every page: amount, rewards, the claims' USD at claim time (claimed) and how many lack
+-- it, and how many amounts rest on a gauge epoch read before its end (fee_partial).
+-- Filters: {status:String} ('' | 'claimable' | 'claimed'), {kind:String} ('' | 'bribe' | 'fee').
+-- Parameters: {address:String} (lower case), {chain_ids:Array(UInt32)},
+-- {snapshot_ats:Array(DateTime64(3, 'UTC'))}, the filters, {after:UInt8}, {c_chain:UInt32},
+-- {c_epoch:Int64}, {c_token:UInt64}, {c_gauge:String}, {c_kind:String}, {c_reward:String},
+-- {limit:UInt32} (a page and one more row).
+WITH
+    {chain_ids:Array(UInt32)} AS chain_ids,
+    {snapshot_ats:Array(DateTime64(3, 'UTC'))} AS snapshot_ats,
+    (  -- per chain, the exclusive end of its indexed governance events, at most its snapshot's time
+        SELECT mapFromArrays(groupArray(chain_id), groupArray(until))
+        FROM
+        (
+            SELECT chain_id, least(toInt64(toUnixTimestamp(max(last_at))) + 1,
+                                   toInt64(toUnixTimestamp(snapshot_ats[indexOf(chain_ids, chain_id)]))) AS until
+            FROM chain_coverage
+            WHERE chain_id IN chain_ids AND dataset = 'events'
+            GROUP BY chain_id
+        )
+    ) AS indexed_until,
+owned AS (
+    SELECT chain_id, venft_id
+    FROM venft_snap15m FINAL
+    WHERE chain_id IN chain_ids
+      AND snapshot_at = snapshot_ats[indexOf(chain_ids, chain_id)]
+      AND snapshot_at IN snapshot_ats  -- the key's range (the pair above is exact)
+      AND owner = {address:String}
+),
+shares AS (  -- the owned veNFTs' votes at the end of each ended epoch
+    SELECT chain_id, epoch, venft_id, gauge_address, pool_address, weight_raw
+    FROM vote_events FINAL
+    WHERE chain_id IN chain_ids
+      AND toInt64(toUnixTimestamp(epoch)) + 7 * 86400 <= indexed_until[chain_id]
+      AND (chain_id, venft_id) IN (SELECT chain_id, venft_id FROM owned)
+      AND weight_raw > 0
+),
+supply AS (  -- every veNFT's votes for those gauges then
+    SELECT chain_id, epoch, gauge_address, sum(weight_raw) AS total_raw
+    FROM vote_events FINAL
+    WHERE chain_id IN chain_ids
+      AND (chain_id, epoch, gauge_address) IN (SELECT chain_id, epoch, gauge_address FROM shares)
+    GROUP BY chain_id, epoch, gauge_address
+),
+pots AS (  -- what those gauges' reward contracts took in the epoch, per kind and token
+    SELECT chain_id, epoch, gauge_address, 'bribe' AS kind, token_address,
+           any(token_symbol) AS symbol, toNullable(any(token_decimals)) AS decimals,
+           sum(amount_raw) AS pot_raw, 0 AS partial
+    FROM bribe_events FINAL
+    WHERE chain_id IN chain_ids
+      AND (chain_id, epoch, gauge_address) IN (SELECT chain_id, epoch, gauge_address FROM shares)
+    GROUP BY chain_id, epoch, gauge_address, token_address
+    UNION ALL
+    SELECT g.chain_id AS chain_id, g.epoch AS epoch, g.gauge_address AS gauge_address, 'fee' AS kind,
+           fee.1 AS token_address, t.symbol AS symbol,
+           if(t.token_address = '', NULL, toNullable(t.decimals)) AS decimals, fee.2 AS pot_raw,
+           toUInt8(g.is_partial) AS partial
+    FROM
+    (
+        SELECT chain_id, epoch, gauge_address, is_partial,
+               [(token0_address, fees0_raw), (token1_address, fees1_raw)] AS fees
+        FROM gauge_epochs FINAL
+        WHERE chain_id IN chain_ids
+          AND (chain_id, epoch, gauge_address) IN (SELECT chain_id, epoch, gauge_address FROM shares)
+          AND pool_address != ''
+    ) AS g
+    ARRAY JOIN fees AS fee
+    LEFT JOIN
+    (
+        SELECT chain_id, token_address, symbol, decimals
+        FROM token_snap15m FINAL
+        WHERE chain_id IN chain_ids
+          AND snapshot_at = snapshot_ats[indexOf(chain_ids, chain_id)]
+          AND snapshot_at IN snapshot_ats
+    ) AS t ON t.chain_id = g.chain_id AND t.token_address = fee.1
+    WHERE fee.2 > 0
+),
+claims AS (
+    SELECT chain_id, epoch, venft_id, gauge_address, pool_address, kind, token_address, token_symbol,
+           token_decimals, amount_raw, amount_usd, owner, block_timestamp, block_number, transaction_hash
+    FROM claim_events FINAL
+    WHERE chain_id IN chain_ids
+      AND toUnixTimestamp64Milli(block_timestamp) < indexed_until[chain_id] * 1000
+      AND (owner = {address:String} OR (chain_id, venft_id) IN (SELECT chain_id, venft_id FROM owned))
+),
+rewards AS (
+    SELECT s.chain_id AS chain_id, s.epoch AS epoch, s.venft_id AS venft_id, s.gauge_address AS gauge_address,
+           s.pool_address AS pool_address, p.kind AS kind, 'claimable' AS status, p.token_address AS token_address,
+           p.symbol AS symbol, p.decimals AS decimals,
+           intDiv(p.pot_raw * s.weight_raw, v.total_raw) AS amount_raw,
+           CAST(NULL, 'Nullable(Float64)') AS amount_usd, p.partial AS partial,
+           toInt64(0) AS claim_ms, toUInt64(0) AS claim_block, '' AS claim_tx
+    FROM shares AS s
+    INNER JOIN supply AS v ON v.chain_id = s.chain_id AND v.epoch = s.epoch AND v.gauge_address = s.gauge_address
+    INNER JOIN pots AS p ON p.chain_id = s.chain_id AND p.epoch = s.epoch AND p.gauge_address = s.gauge_address
+    LEFT ANTI JOIN claims AS c
+        ON c.chain_id = s.chain_id AND c.epoch = s.epoch AND c.venft_id = s.venft_id
+       AND c.gauge_address = s.gauge_address AND c.kind = p.kind AND c.token_address = p.token_address
+    WHERE amount_raw > 0
+    UNION ALL
+    SELECT chain_id, epoch, venft_id, gauge_address, pool_address, kind, 'claimed', token_address,
+           token_symbol, toNullable(token_decimals), amount_raw, amount_usd, 0,
+           toInt64(toUnixTimestamp64Milli(block_timestamp)), block_number, transaction_hash
+    FROM claims
+    WHERE owner = {address:String}
+),
+chosen AS (
+    SELECT *, toInt64(toUnixTimestamp(epoch)) AS epoch_s
+    FROM rewards
+    WHERE ({status:String} = '' OR status = {status:String})
+      AND ({kind:String} = '' OR kind = {kind:String})
+)
+SELECT * FROM
+(
+    SELECT 'row' AS part, chain_id, epoch_s, venft_id, gauge_address, pool_address, kind, status, token_address,
+           symbol, decimals, toString(amount_raw) AS amount_raw, amount_usd, toUInt64(1) AS rewards,
+           toUInt64(0) AS usd_missing, toUInt64(partial) AS fee_partial, claim_ms, claim_block, claim_tx
+    FROM chosen
+    WHERE NOT {after:UInt8}
+       OR (chain_id, -epoch_s, venft_id, gauge_address, kind, token_address)
+          > ({c_chain:UInt32}, -{c_epoch:Int64}, {c_token:UInt64}, {c_gauge:String}, {c_kind:String}, {c_reward:String})
+    ORDER BY chain_id, epoch_s DESC, venft_id, gauge_address, kind, token_address
+    LIMIT {limit:UInt32}
+)
+UNION ALL
+SELECT 'sum', chain_id, toInt64(0), toUInt64(0), '', '', kind, status, token_address,
+       any(symbol), any(decimals), toString(sum(amount_raw)), sum(amount_usd), count(),
+       countIf(status = 'claimed' AND amount_usd IS NULL), sum(partial), toInt64(0), toUInt64(0), ''
+FROM chosen
+GROUP BY chain_id, kind, status, token_address
