@@ -2,12 +2,16 @@
 a few hundred records, so bench/run.py gives one made-up address POSITIONS veNFTs at chain 56's
 latest published snapshot and RECORDS activity records over the 90 days before it, on its
 throwaway warehouse before the APIs start (the cached API caches per snapshot). Its routes are
-timed where a wallet's history is long: /voting-positions page 1, /activity page 1 and page DEPTH.
+timed where a wallet's history is long: /voting-positions page 1, /activity page 1 and page DEPTH,
+/rewards page 1.
 
 - venft_snap15m: POSITIONS decaying locks of the address at the snapshot's block, and a newer
   ve_snap15m row for that snapshot counting them (the route says `not_read` when the counts differ);
 - account_events: RECORDS records, half Voter votes and half lock increases, one per block, newest at
-  the snapshot's block.
+  the snapshot's block;
+- vote_events: every veNFT's vote (1e18) at the end of each epoch ended in the 90 days before the
+  snapshot, on the gauge with the most bribes, so each earns that gauge's bribes and fees (about
+  POSITIONS x 12 epochs x its reward tokens claimable rewards, all unclaimed).
 """
 from __future__ import annotations
 
@@ -56,6 +60,17 @@ CROSS JOIN (SELECT {LATEST} AS at, (SELECT max(block_number) FROM venft_snap15m 
 CROSS JOIN (SELECT target, gauge_address AS gauge, pool_address AS pool FROM vote_actions FINAL
             WHERE chain_id = {{c:UInt32}} LIMIT 1) AS g
 """
+VOTE_ROWS = f"""
+INSERT INTO vote_events (chain_id, epoch, id, block_timestamp, block_number, venft_id, owner, is_foundation, gauge_address,
+                         pool_address, weight_raw)
+SELECT {{c:UInt32}}, e.epoch, concat(toString(toUnixTimestamp(e.epoch)), '-', toString(v.id), '-', g.pool), e.epoch, 0,
+       v.id, {{account:String}}, false, g.gauge, g.pool, toUInt256('1000000000000000000')
+FROM (SELECT DISTINCT epoch FROM vote_events FINAL
+      WHERE chain_id = {{c:UInt32}} AND epoch + INTERVAL 7 DAY <= {LATEST} AND epoch >= {LATEST} - INTERVAL {SPAN} SECOND) AS e
+CROSS JOIN (SELECT {{first:UInt64}} + number AS id FROM numbers({{n:UInt64}})) AS v
+CROSS JOIN (SELECT gauge_address AS gauge, pool_address AS pool FROM bribe_events FINAL WHERE chain_id = {{c:UInt32}}
+            GROUP BY gauge_address, pool_address ORDER BY count() DESC, gauge_address LIMIT 1) AS g
+"""
 
 
 def heavy_account(client, chain_id: int) -> str:
@@ -64,9 +79,11 @@ def heavy_account(client, chain_id: int) -> str:
     client.command(VENFTS, parameters={**params, "n": POSITIONS})
     client.command(VE_COUNT, parameters={"c": chain_id, "n": POSITIONS})
     client.command(RECORDS_SQL, parameters={**params, "n": RECORDS})
+    client.command(VOTE_ROWS, parameters={**params, "n": POSITIONS})
     held = client.command("SELECT count() FROM account_events FINAL WHERE account = {a:String}", parameters={"a": ACCOUNT})
+    votes = client.command("SELECT count() FROM vote_events FINAL WHERE owner = {a:String}", parameters={"a": ACCOUNT})
     return (f"heavy account {ACCOUNT} on chain {chain_id}: {POSITIONS:,} veNFTs at the latest snapshot, {held:,} "
-            f"activity records over the {SPAN // 86400} days before it")
+            f"activity records and {votes:,} epoch-end votes over the {SPAN // 86400} days before it")
 
 
 def page_path(get_json: Callable[[str], dict], base: str, path: str, depth: int = DEPTH) -> str:

@@ -14,7 +14,8 @@ size of the dataset behind it:
   with the most ticks gets a synthetic 12,000-tick table at its latest snapshot before the APIs
   start (bench/ticks.py); page 1 and page 50 of its traversal, and page 50 / page 1 (goal <= 1.2);
 - /v1/accounts/<heavy account>/...: a made-up address with 1,000 veNFTs and 10,000 activity records
-  (bench/accounts.py), inserted likewise: /voting-positions page 1, /activity page 1 and page 50;
+  (bench/accounts.py), inserted likewise: /voting-positions page 1, /activity page 1 and page 50,
+  /rewards page 1 (every veNFT voting at each epoch's end: about 48,000 claimable rewards);
 - under load (bench/load.py, wrk): requests/s of cached 200s and of 304s as ratios to the
   hello-world's at the same worker count and concurrency, errors, and a soak of mixed requests
   with the resident memory of the warehouse and the API before and after.
@@ -96,8 +97,10 @@ V1_ROUTES: tuple[str, ...] = (
     f"/accounts/{VOTER}/votes?limit=100",
     f"/accounts/{VOTER}/votes?view=current&limit=100",
     f"/accounts/{VOTER}/activity?limit=100",
+    f"/accounts/{VOTER}/rewards?limit=100",
     f"/accounts/{HEAVY}/voting-positions?limit=100",
     f"/accounts/{HEAVY}/activity?limit=100",
+    f"/accounts/{HEAVY}/rewards?limit=100",
 )
 # A /v1 route whose path is known once the dataset is: the core token's price history over the 500
 # whole hours before chain 56's latest snapshot (one full page; every period holds four published

@@ -83,9 +83,9 @@ PAGE = obj({
     "rows": {**array_of("V1AccountReward"), "description": "by chainId, then epoch newest first, then tokenId "
              "numerically, gauge, kind and token"},
     "chains": {**array_of("V1AccountRewardsChain"), "description": "every selected chain, by chain ID"},
-    "kinds": {**array_of("V1AccountRewardKind"), "description": "every kind of reward, indexed or not"},
+    "kinds": {**array_of("V1AccountRewardKindIndexing"), "description": "every kind of reward, indexed or not"},
 }, "A page of one address's veNFT rewards on the selected chains.")
 
 SCHEMAS = {"V1AccountRewardToken": TOKEN, "V1AccountRewardValue": VALUE, "V1AccountRewardClaim": CLAIM,
            "V1AccountReward": REWARD, "V1AccountRewardTotal": TOTAL, "V1AccountRewardKindTotal": KIND_TOTAL,
-           "V1AccountRewardsChain": CHAIN, "V1AccountRewardKind": KIND_NOTE, "V1AccountRewards": PAGE}
+           "V1AccountRewardsChain": CHAIN, "V1AccountRewardKindIndexing": KIND_NOTE, "V1AccountRewards": PAGE}
