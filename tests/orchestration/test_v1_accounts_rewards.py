@@ -73,6 +73,15 @@ def answers(api, stack) -> dict[tuple[int, str], tuple[list[dict], dict, dict]]:
     return out
 
 
+@pytest.fixture(scope="module")
+def ended(stack, answers) -> bool:
+    """Whether an epoch has ended within some chain's indexed events: the session's chains are six
+    days old, so minutes into an epoch (a Thursday just after 00:00 UTC) none has, and no reward
+    is earned or claimed anywhere yet (every answer is then empty, as the truth is)."""
+    return any(stack.devnet.sim(cid).gov.first_epoch + WEEK <= unix(record["coverage"]["indexedUntil"])
+               for (cid, _), (_, record, _) in answers.items())
+
+
 def holders_of_unpriced_rewards(sim, at: int) -> list[str]:
     """Owners at `at` of veNFTs voting, at an ended epoch's end, for a target bribed in the token
     without a price that epoch, and not yet paid for it (the newest epochs first)."""
@@ -93,7 +102,7 @@ def key(r: dict) -> tuple:
     return (int(r["tokenId"]), unix(r["epochStart"]), r["gauge"], r["token"]["address"], r["kind"])
 
 
-def test_each_owners_rewards_are_the_voters_checkpoints(stack, answers):
+def test_each_owners_rewards_are_the_voters_checkpoints(stack, answers, ended):
     claimable = claimed = 0
     for (cid, address), (rows, record, truth) in answers.items():
         assert record["complete"] and record["coverage"]["fromDeployment"], record
@@ -119,7 +128,7 @@ def test_each_owners_rewards_are_the_voters_checkpoints(stack, answers):
             assert unix(r["epochStart"]) + 7 * 86400 <= unix(record["coverage"]["indexedUntil"])
         claimable += len(want_open)
         claimed += len(want_paid)
-    assert claimable > 20 and claimed > 20  # the owners picked have both
+    assert (claimable > 20 and claimed > 20) if ended else claimable == claimed == 0  # the owners picked have both
 
 
 def test_totals_are_the_sums_of_every_row(answers):
@@ -140,7 +149,7 @@ def test_totals_are_the_sums_of_every_row(answers):
                 assert abs(Fraction(k["usd"]) - sum(known)) < Fraction(len(known), 10 ** 36)
 
 
-def test_a_claimable_amount_is_worth_its_amount_at_the_snapshot_price(stack, answers):
+def test_a_claimable_amount_is_worth_its_amount_at_the_snapshot_price(stack, answers, ended):
     priced = unpriced = 0
     for (cid, _), (rows, record, _) in answers.items():
         sim = stack.devnet.sim(cid)
@@ -156,11 +165,14 @@ def test_a_claimable_amount_is_worth_its_amount_at_the_snapshot_price(stack, ans
             exact = Fraction(int(r["amount"]["raw"]), 10 ** r["token"]["decimals"]) * Fraction(value["price"]["priceUsd"])
             assert abs(exact - Fraction(value["usd"])) < Fraction(1, 10 ** 30)  # priceUsd is truncated at 36 places
             priced += 1
-    assert priced > 20 and unpriced > 0
+    assert (priced > 20 and unpriced > 0) if ended else priced == unpriced == 0
 
 
-def test_a_traversal_equals_the_unpaged_answer_and_filters_select_what_they_name(api, answers):
+def test_a_traversal_equals_the_unpaged_answer_and_filters_select_what_they_name(api, answers, ended):
     (cid, address), (rows, _, _) = max(answers.items(), key=lambda item: len(item[1][0]))
+    if not ended:
+        assert rows == []
+        return
     assert len(rows) > 40
     paged, first = every_row(api, f"/v1/accounts/{address}/rewards?chainIds={cid}", limit=7)
     assert paged == rows and first["pageInfo"]["hasNextPage"]
