@@ -32,7 +32,7 @@ CLAIM_FIELDS = ("epoch amount amountUSD kind timestamp blockNumber transactionHa
                 "target gauge { id } pool { id } token { id symbol decimals }")
 VOTE_EVENT_FIELDS = ("kind eventName tokenId owner target weight poolWeight totalWeight timestamp blockNumber "
                      "transactionHash logIndex pool { id } gauge { id }")
-ESCROW_EVENT_FIELDS = ("kind tokenId from to amount unlockTime permanent mergedInto timestamp blockNumber "
+ESCROW_EVENT_FIELDS = ("kind tokenId from to amount unlockTime permanent mergedInto splitFrom timestamp blockNumber "
                        "transactionHash logIndex")
 GAUGE_EVENT_FIELDS = "kind gaugeKind target timestamp blockNumber transactionHash logIndex gauge { id } pool { id }"
 GAUGE_EPOCH_FIELDS = ("epoch kind target isAlive isPartial votes votesAtStart emissions rewardRate emitted fees0 fees1 "

@@ -37,6 +37,7 @@ log = logging.getLogger("devnet")
 LIQUIDITY_EVENT_PROB = {"v2-volatile": 0.03, "v2-stable": 0.03, "cl": 0.05}
 MAX_SWAP_TVL_SHARE = 0.03
 SIDE_EVERY_HOURS = 2  # a CL pool mints or burns its side position every this many hours
+GOVERNANCE_STREAM = 785  # default_rng([seed, chain, 785, hour]): locks, epoch plans (votes, bribes, claims)
 
 
 def diurnal(hour_ts: int) -> float:
@@ -178,6 +179,9 @@ class ChainSim:
     # -- generation -----------------------------------------------------------------------------
     def _run_hour(self, h: int) -> None:
         rng = np.random.default_rng([self.seed, self.chain_id, h // HOUR])
+        # the governance draws from a stream of its own, so what voters and lockers do never moves the
+        # market's draws (pools, swaps, liquidity)
+        gov_rng = np.random.default_rng([self.seed, self.chain_id, GOVERNANCE_STREAM, h // HOUR])
         self.prices.extend_hour(h, rng)
         end = h + HOUR
         for pool in self.pools:
@@ -188,9 +192,9 @@ class ChainSim:
         if h == self.genesis_ts:
             if self.params.system_gauge and any(p.spec.gauge for p in self.pools):
                 self.gov.add_gauge(None, h, None)
-            self.gov.deploy(h, rng)
+            self.gov.deploy(h, gov_rng)
         if h == self.genesis_ts or h % WEEK == 0:
-            self.gov.plan_epoch(h, rng)
+            self.gov.plan_epoch(h, gov_rng)
         live = [p for p in self.pools if p.created_ts < end]
         for pool in live:
             if pool.created_ts < h:
@@ -210,7 +214,7 @@ class ChainSim:
                 "volumeUSD": token_vol[t.idx],
             })
         escrow_moves.run_hour(self.gov, h)
-        self.gov.lock_activity(h, rng)
+        self.gov.lock_activity(h, gov_rng)
         self.gov.run_scheduled(h)
         # blocks, log indexes and ids in chain order
         hour_swaps.sort(key=lambda s: (s.ts, s.pool.idx))

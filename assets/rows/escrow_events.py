@@ -1,12 +1,12 @@
 """Rows of escrow_events from the subgraph's EscrowEvent entities (VotingEscrow's logs: lock
-operations, transfers, merges). Amounts are 18-decimal raw integers."""
+operations, transfers, merges, splits). Amounts are 18-decimal raw integers."""
 from __future__ import annotations
 
 from .values import columns, opt_int, req_int, to_raw
 from ...core.epochs import to_datetime
 
 ESCROW_EVENT_COLUMNS = ("chain_id", "id", "kind", "venft_id", "from_address", "to_address", "amount_raw", "unlock_time",
-                        "permanent", "merged_into", "block_timestamp", "block_number", "transaction_hash", "log_index")
+                        "permanent", "merged_into", "split_from", "block_timestamp", "block_number", "transaction_hash", "log_index")
 
 
 def escrow_event_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
@@ -25,6 +25,7 @@ def escrow_event_rows(chain_id: int, raw: list[dict]) -> dict[str, list]:
             "unlock_time": None if unlock is None else to_datetime(unlock),
             "permanent": bool(e.get("permanent")),
             "merged_into": opt_int(e.get("mergedInto")),
+            "split_from": opt_int(e.get("splitFrom")),
             "block_timestamp": to_datetime(req_int(e.get("timestamp"), f"{what} timestamp")),
             "block_number": req_int(e.get("blockNumber"), f"{what} blockNumber"),
             "transaction_hash": str(e.get("transactionHash") or "").lower(),

@@ -10,6 +10,13 @@ they were before these existed:
   permanent; the source is burnt). Only unlocked sources are merged: an unlocked veNFT takes no draw
   of the main stream, so burning it changes none of them.
 
+- split (a stream of its own, `default_rng([seed, chain, 782, hour])`, after the transfers and
+  merges): an owner's still-locked (or permanent), unvoted veNFT with no reward left to claim is
+  split as VotingEscrow.split does: the source is burnt and two new veNFTs are minted to its owner
+  with the next token IDs, the first keeping the rest of the amount and the second the part split
+  off, both with the source's unlock time or permanence. The new veNFTs are ordinary locks from
+  then on (the main stream's lock activity and votes draw over them).
+
 `record` writes every VotingEscrow event, these and the lock operations of sim/governance.py
 (create, increase, extend, permanent, withdraw), to `Governance.escrow_events` in chain order: kind,
 veNFT, the owners before and after, the amount it moved or added, the unlock time after, block,
@@ -23,8 +30,10 @@ from devnet.addresses import ZERO_ADDRESS
 from devnet.timeutil import HOUR, WEEK, epoch_start
 
 MOVES_STREAM = 781
+SPLITS_STREAM = 782
 TRANSFERS_PER_HOUR = 0.2
 MERGES_PER_HOUR = 0.15
+SPLITS_PER_HOUR = 0.05
 MERGE_TRIES = 40  # random owners looked at per merge drawn
 
 
@@ -54,8 +63,43 @@ def run_hour(gov, hour_ts: int) -> None:
                 _merge(gov, hour_ts, source, target)
                 moved = True
                 break
+    srng = np.random.default_rng([c.seed, c.chain_id, SPLITS_STREAM, hour_ts // HOUR])
+    for _ in range(int(srng.poisson(SPLITS_PER_HOUR * c.scale))):
+        for _ in range(MERGE_TRIES):
+            source = gov.locks[first + int(srng.random() * (len(gov.locks) - first))]
+            if _splittable(gov, source, hour_ts):
+                _split(gov, hour_ts, source, float(srng.uniform(0.2, 0.5)))
+                moved = True
+                break
     if moved:
         gov._ve_cache.clear()  # totals read at this second before the moves
+
+
+def _unclaimed(gov, token_id: int, ts: int) -> bool:
+    """The veNFT has had an allocation this epoch or the last, so a reward of it may be claimed later
+    (by its owner then): burning it would strand that claim."""
+    epoch = epoch_start(ts)
+    return any(token_id in gov.book.epoch_alloc.get(e, {}) for e in (epoch, epoch - WEEK))
+
+
+def _splittable(gov, source, ts: int) -> bool:
+    """VotingEscrow.split's conditions (a normal veNFT, not voted, not expired) on a voter's veNFT
+    with more than one wei locked and no reward left to claim."""
+    amount, end, perm, _ = source.current
+    return (source.created_ts < ts and amount > 1 and (perm or end > ts) and not gov.book.alloc.get(source.token_id)
+            and not _unclaimed(gov, source.token_id, ts))
+
+
+def _split(gov, ts: int, source, share: float) -> None:
+    """VotingEscrow.split(source, amount * share): the source burnt, then two veNFTs minted to its
+    owner (the rest, then the part split off), each logged with the veNFT it was split from."""
+    amount, end, perm, owner = source.current
+    part = max(1, int(amount * share))
+    source.update(ts, (0, 0, False, ZERO_ADDRESS))
+    record(gov, ts, "split", source.token_id, owner, ZERO_ADDRESS, amount, end, perm)
+    for value in (amount - part, part):
+        lock = gov.mint_lock(ts, owner, value, end, perm)
+        record(gov, ts, "split", lock.token_id, ZERO_ADDRESS, owner, value, end, perm, splitFrom=source.token_id)
 
 
 def _merge_target(gov, source, ts: int):
@@ -64,9 +108,8 @@ def _merge_target(gov, source, ts: int):
     amount, end, perm, owner = source.current
     if source.created_ts >= ts or amount == 0 or perm or end > ts or gov.book.alloc.get(source.token_id):
         return None
-    epoch = epoch_start(ts)
-    if any(source.token_id in gov.book.epoch_alloc.get(e, {}) for e in (epoch, epoch - WEEK)):
-        return None  # its rewards of those epochs are claimed later, by its owner then
+    if _unclaimed(gov, source.token_id, ts):
+        return None
     live = []
     for tid in dict.fromkeys(gov.owner_tokens.get(owner, ())):
         lock = gov.lock(tid)
@@ -99,5 +142,5 @@ def record(gov, ts: int, kind: str, token_id: int, owner: str, receiver: str, am
     tx = c.tx_hash(block, log, "escrow")
     gov.escrow_events.append({"id": f"{tx}-{log}", "kind": kind, "tokenId": token_id, "veNFT": str(token_id),
                               "from": owner, "to": receiver, "amount": amount, "unlockTime": None if permanent else end,
-                              "permanent": permanent, "mergedInto": None, **fields, "timestamp": ts,
+                              "permanent": permanent, "mergedInto": None, "splitFrom": None, **fields, "timestamp": ts,
                               "blockNumber": block, "transactionHash": tx, "logIndex": log})

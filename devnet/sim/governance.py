@@ -235,12 +235,17 @@ class Governance:
             pool.gauge = g
         return g
 
-    def _new_lock(self, ts: int, owner: str, amount: int, end: int, perm: bool, foundation=False) -> Lock:
+    def mint_lock(self, ts: int, owner: str, amount: int, end: int, perm: bool, foundation=False) -> Lock:
+        """A new veNFT with the next token ID (its log is the caller's: a create, or a split)."""
         tid = len(self.locks) + 1
         lock = Lock(tid, ts, self.chain.block_at(ts), (amount, 0 if perm else end, perm, owner), foundation)
         self.locks.append(lock)
         self.owner_tokens.setdefault(owner, []).append(tid)
-        escrow_moves.record(self, ts, "create", tid, ZERO_ADDRESS, owner, amount, end, perm)
+        return lock
+
+    def _new_lock(self, ts: int, owner: str, amount: int, end: int, perm: bool, foundation=False) -> Lock:
+        lock = self.mint_lock(ts, owner, amount, end, perm, foundation)
+        escrow_moves.record(self, ts, "create", lock.token_id, ZERO_ADDRESS, owner, amount, end, perm)
         return lock
 
     def _lock_amount(self, rng: np.random.Generator) -> int:

@@ -108,7 +108,7 @@ ENTITIES: dict[str, list[tuple[str, str]]] = {
     "EscrowEvent": [
         ("id", "ID!"), ("kind", "String!"), ("tokenId", "BigInt!"), ("veNFT", "VeNFT!"), ("from", "String!"),
         ("to", "String!"), ("amount", "BigDecimal!"), ("unlockTime", "BigInt"), ("permanent", "Boolean!"),
-        ("mergedInto", "BigInt"), ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"), ("transactionHash", "String!"),
+        ("mergedInto", "BigInt"), ("splitFrom", "BigInt"), ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"), ("transactionHash", "String!"),
         ("logIndex", "BigInt!"),
     ],
     "GaugeEvent": [

@@ -1,9 +1,11 @@
 """The devnet's VotingEscrow log (sim/escrow_moves.py `record`) against its own locks: replaying
 the log from nothing gives every lock's state after each second that logged it and at the end
-(so every create, increase, extension, permanent lock, withdrawal, transfer and merge is in it,
-with what it moved); merges follow VotingEscrow.merge (an unlocked, unvoted source is burnt into
-a locked veNFT of the same owner, which takes the amount and the later unlock); log indexes run
-per block; every kind but withdraw happens over 60 days of chain 56."""
+(so every create, increase, extension, permanent lock, withdrawal, transfer, merge and split is
+in it, with what it moved); merges follow VotingEscrow.merge (an unlocked, unvoted source is burnt
+into a locked veNFT of the same owner, which takes the amount and the later unlock); splits follow
+VotingEscrow.split (a locked, unvoted source is burnt and two veNFTs with the next IDs are minted
+to its owner, splitting its amount, with its unlock); log indexes run per block; every kind but
+withdraw happens over 60 days of chain 56."""
 from __future__ import annotations
 
 import pytest
@@ -12,7 +14,7 @@ from devnet.model import build_chain
 
 ZERO = "0x" + "00" * 20
 GENESIS = 1750000000 - 1750000000 % 3600
-KINDS = {"create", "increase", "extend", "permanent", "withdraw", "transfer", "merge"}
+KINDS = {"create", "increase", "extend", "permanent", "withdraw", "transfer", "merge", "split"}
 
 
 @pytest.fixture(scope="module")
@@ -25,12 +27,18 @@ def sim():
 def test_the_log_replayed_is_every_locks_state(sim):
     events, gov = sim.gov.escrow_events, sim.gov
     state: dict[int, tuple] = {}
+    owners, split_locks, parts = {}, {}, {}  # a split source's owner, lock and the amounts minted from it
     for i, e in enumerate(events):
         tid, ts = e["tokenId"], e["timestamp"]
         end = e["unlockTime"] or 0
-        if e["kind"] == "create":
-            assert tid not in state and e["from"] == ZERO
+        if e["kind"] == "create" or (e["kind"] == "split" and e["splitFrom"] is not None):
+            assert tid not in state and tid == max(state, default=0) + 1 and e["from"] == ZERO
             state[tid] = (e["amount"], end, e["permanent"], e["to"])
+            if e["kind"] == "split":  # minted to the source's owner, with its lock; the two parts make its amount
+                source = state[e["splitFrom"]]
+                assert (e["to"], end, e["permanent"]) == (owners[e["splitFrom"]], *split_locks[e["splitFrom"]])
+                assert source == (0, 0, False, ZERO)
+                parts[e["splitFrom"]].append(e["amount"])
         else:
             amount, old_end, perm, owner = state[tid]
             assert e["from"] == owner, e
@@ -47,6 +55,12 @@ def test_the_log_replayed_is_every_locks_state(sim):
             elif e["kind"] == "transfer":
                 assert e["to"] not in (owner, ZERO) and e["amount"] == amount
                 state[tid] = (amount, old_end, perm, e["to"])
+            elif e["kind"] == "split":  # the source: locked or permanent, without votes, burnt
+                assert (perm or old_end > ts) and e["amount"] == amount and e["to"] == ZERO
+                assert (end, e["permanent"]) == (old_end, perm)
+                assert not gov.book.allocation(tid, ts - 1)
+                owners[tid], split_locks[tid], parts[tid] = owner, (old_end, perm), []
+                state[tid] = (0, 0, False, ZERO)
             else:  # merge: the source unlocked, not permanent, without votes; the target the owner's, locked
                 target = e["mergedInto"]
                 t_amount, t_end, t_perm, t_owner = state[target]
@@ -61,6 +75,8 @@ def test_the_log_replayed_is_every_locks_state(sim):
             for t in {tid, e["mergedInto"]} - {None}:
                 assert gov.lock_state(t, ts) == state[t], (e, t)
     assert {lock.token_id: lock.current for lock in gov.locks} == state
+    amounts = {e["tokenId"]: e["amount"] for e in events if e["kind"] == "split" and e["splitFrom"] is None}
+    assert amounts and all(len(parts[t]) == 2 and sum(parts[t]) == amounts[t] and min(parts[t]) > 0 for t in amounts)
     # every kind but withdraw: an unlocked veNFT keeps its votes (pokes and carries) and cannot
     # withdraw, so withdrawals are rare enough that 60 days of chain 56 have none
     assert KINDS - {"withdraw"} <= {e["kind"] for e in events} <= KINDS

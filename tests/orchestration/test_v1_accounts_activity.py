@@ -24,7 +24,7 @@ NOBODY = "0x" + "5a" * 20
 ZERO = "0x" + "00" * 20
 XCORE_KINDS = {"deposit": "xcoreDeposit", "exit": "xcoreExit", "bridgeOut": "xcoreBridgeOut", "bridgeIn": "xcoreBridgeIn"}
 LOCK_KINDS = {"create": "lockCreate", "increase": "lockIncrease", "extend": "lockExtend", "permanent": "lockPermanent",
-              "withdraw": "lockWithdraw", "merge": "veMerge"}
+              "withdraw": "lockWithdraw", "merge": "veMerge", "split": "veSplit"}
 
 
 def unix(text: str) -> int:
@@ -69,7 +69,8 @@ def truth(stack, cid: int, address: str, cover: dict) -> list[tuple]:
             kind = ("veTransferIn" if e["to"] == address else "veTransferOut") if e["kind"] == "transfer" \
                 else LOCK_KINDS[e["kind"]]
             out.append((kind, e["id"], e["blockNumber"], e["transactionHash"], e["logIndex"],
-                        (str(e["tokenId"]), e["from"], e["to"], str(e["amount"]), e["unlockTime"], e["permanent"])))
+                        (str(e["tokenId"]), e["from"], e["to"], str(e["amount"]), e["unlockTime"], e["permanent"],
+                         None if e.get("splitFrom") is None else str(e["splitFrom"]))))
     for c in sim.gov.claims:
         if lo <= c["timestamp"] < hi and sim.gov.lock_state(int(c["veNFT"]), c["timestamp"])[3] == address:
             out.append(("claim", c["id"], c["blockNumber"], c["transactionHash"], int(c["id"].rsplit("-", 1)[1]),
@@ -99,7 +100,7 @@ def served(rows: list[dict], cid: int) -> list[tuple]:
         elif r["lock"]:
             k = r["lock"]
             what = (k["tokenId"], k["from"], k["to"], k["amount"]["raw"],
-                    None if k["unlockAt"] is None else unix(k["unlockAt"]), k["permanent"])
+                    None if k["unlockAt"] is None else unix(k["unlockAt"]), k["permanent"], k["splitFrom"])
         elif r["claim"]:
             c = r["claim"]
             what = (c["tokenId"], c["rewardKind"], c["token"]["address"], c["amount"]["raw"])
@@ -129,6 +130,7 @@ def addresses(stack, api) -> list[str]:
         moved = [e for e in sim.gov.escrow_events if e["kind"] in ("transfer", "merge")]
         out += [a for e in moved[:1] + [e for e in moved if e["kind"] == "merge"][:1] for a in (e["from"], e["to"])
                 if a != ZERO]
+        out += [e["from"] for e in sim.gov.escrow_events if e["kind"] == "split"][:1]  # a split's owner
     return list(dict.fromkeys(out))
 
 
@@ -148,7 +150,7 @@ def test_every_record_is_the_devnets(api, stack, addresses):
         kinds |= {r["kind"] for r in rows}
     # the addresses exercise every kind the devnet's accounts have in the indexed spans (which depend
     # on the instant: a session starting minutes into an epoch has no claim of the one before yet)
-    assert kinds == truths and {"vote", "lockCreate", "veTransferIn", "veTransferOut", "vaultDeposit",
+    assert kinds == truths and {"vote", "lockCreate", "veTransferIn", "veTransferOut", "veSplit", "vaultDeposit",
                                 "xcoreDeposit"} <= kinds, kinds
 
 

@@ -51,7 +51,7 @@ def every_row(api, path: str, limit: int = 500) -> tuple[list[dict], dict]:
 def owners(api, stack) -> dict[int, list[str]]:
     """Per chain of the answer: its foundation, the owner of the most veNFTs at the snapshot, both
     sides of the newest transfer and the owner of the newest merge before it, and the owners of an
-    expired and of a withdrawn lock there when the devnet has them."""
+    expired and of a withdrawn lock there when the devnet has them, and the owner of the newest split."""
     _, body = every_row(api, f"/v1/accounts/{NOBODY}/voting-positions")
     out = {}
     for chain in body["data"]["chains"]:
@@ -62,6 +62,7 @@ def owners(api, stack) -> dict[int, list[str]]:
         moves = [m for m in sim.gov.escrow_events if m["timestamp"] <= at]
         for kind in ("transfer", "merge"):
             picked += next(([m["from"], m["to"]] for m in reversed(moves) if m["kind"] == kind), [])
+        picked += next(([m["to"]] for m in reversed(moves) if m["kind"] == "split" and m["splitFrom"]), [])
         for wanted in ("expired", "withdrawn"):
             for o, tids in sorted(held.items()):
                 states = [sim.gov.lock_state(t, at) for t in sim.gov.owner_tokens[o]]

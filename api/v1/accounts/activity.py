@@ -24,7 +24,7 @@ CURSOR_FORMAT = 1
 KINDS = {  # a record's kind -> the part of the record that holds its own fields
     **dict.fromkeys(("vote", "poke", "reset"), "vote"),
     **dict.fromkeys(("lockCreate", "lockIncrease", "lockExtend", "lockPermanent", "lockWithdraw", "veTransferIn",
-                     "veTransferOut", "veMerge"), "lock"),
+                     "veTransferOut", "veMerge", "veSplit"), "lock"),
     "claim": "claim",
     **dict.fromkeys(("vaultDeposit", "vaultRedemption"), "vault"),
     **dict.fromkeys(("xcoreDeposit", "xcoreExit", "xcoreBridgeOut", "xcoreBridgeIn"), "xcore"),
@@ -46,7 +46,8 @@ def _vote(d: dict[str, Any]) -> dict[str, Any]:
 def _lock(d: dict[str, Any]) -> dict[str, Any]:
     return {"tokenId": d["tokenId"], "from": d["from"], "to": d["to"], "amount": quantity(d["amount"]),
             "unlockAt": None if d["unlockTime"] is None else stamp(d["unlockTime"]), "permanent": bool(d["permanent"]),
-            "mergedInto": None if d["mergedInto"] is None else str(d["mergedInto"])}
+            "mergedInto": None if d["mergedInto"] is None else str(d["mergedInto"]),
+            "splitFrom": None if d.get("splitFrom") is None else str(d["splitFrom"])}
 
 
 def _claim(d: dict[str, Any]) -> dict[str, Any]:

@@ -133,7 +133,8 @@ ACTIVITY = obj({
     "chainId": CHAIN_ID,
     "kind": {"enum": list(KINDS),
              "description": "vote, poke, reset: a Voter transaction of a veNFT the address owned then (`vote`); "
-             "lock*, veTransferIn, veTransferOut, veMerge: a VotingEscrow log of one of its veNFTs (`lock`); "
+             "lock*, veTransferIn, veTransferOut, veMerge, veSplit: a VotingEscrow log of one of its veNFTs (`lock`; "
+             "a split is a record for the source, burnt, and one for each veNFT minted from it); "
              "claim: a reward paid to it (`claim`); "
              "vaultDeposit, vaultRedemption (`vault`); xcore*: a move of its escrow-share token (`xcore`)"},
     "id": {"type": "string", "description": "the record, unique on the chain: transaction hash and log index"},
@@ -148,15 +149,18 @@ ACTIVITY = obj({
     }), {"type": "null"}], "description": "vote, poke and reset only"},
     "lock": {"oneOf": [obj({
         "tokenId": {"type": "string", "pattern": "^[0-9]+$"},
-        "from": {**LOWER_ADDRESS, "description": "the owner before the log (the zero address before a create)"},
+        "from": {**LOWER_ADDRESS, "description": "the owner before the log (the zero address before a create, "
+                 "and for a veNFT a split mints)"},
         "to": {**LOWER_ADDRESS, "description": "the owner after it (the zero address after a withdraw, and for a "
-               "merge's source, burnt)"},
+               "merge's or a split's source, burnt)"},
         "amount": qty("what the log locked, added, moved or withdrew (0 for an extension)"),
         "unlockAt": {**NULLABLE_TIME, "description": "the lock's unlock time after the log; null: permanent or gone"},
         "permanent": {"type": "boolean", "description": "the lock is permanent after the log"},
         "mergedInto": {"type": ["string", "null"], "pattern": "^[0-9]+$", "description": "veMerge: the veNFT it "
                        "was merged into"},
-    }), {"type": "null"}], "description": "lock*, veTransferIn, veTransferOut and veMerge only"},
+        "splitFrom": {"type": ["string", "null"], "pattern": "^[0-9]+$", "description": "veSplit of a minted veNFT: "
+                      "the veNFT it was split from"},
+    }), {"type": "null"}], "description": "lock*, veTransferIn, veTransferOut, veMerge and veSplit only"},
     "claim": {"oneOf": [obj({
         "tokenId": {"type": "string", "pattern": "^[0-9]+$", "description": "the veNFT whose reward it is"},
         "rewardKind": {"enum": ["bribe", "fee"], "description": "a bribe reward or the trading-fee reward"},

@@ -3,7 +3,7 @@
 -- (its sort key starts with the account: the page reads that account's granules alone). Kinds:
 -- Voter transactions 'vote' | 'poke' | 'reset'; VotingEscrow logs 'lockCreate' | 'lockIncrease'
 -- | 'lockExtend' | 'lockPermanent' | 'lockWithdraw' | 'veTransferIn' | 'veTransferOut' |
--- 'veMerge'; 'claim'; 'vaultDeposit' | 'vaultRedemption' (with the vault's tokens as its latest
+-- 'veMerge' | 'veSplit'; 'claim'; 'vaultDeposit' | 'vaultRedemption' (with the vault's tokens as its latest
 -- vault_snap15m row by the snapshot holds them); 'xcoreDeposit' | 'xcoreExit' | 'xcoreBridgeOut'
 -- | 'xcoreBridgeIn'.
 -- Each record: chain_id, at_ms (Unix ms), block_number, log_index, kind, id, transaction_hash,

@@ -22,12 +22,12 @@ GROUP BY owner, chain_id, transaction_hash, venft_id
 
 UNION ALL
 SELECT sides.2, chain_id, toDateTime64(block_timestamp, 3, 'UTC'), block_number, log_index,
-       multiIf(kind = 'transfer', if(sides.1 = 'to', 'veTransferIn', 'veTransferOut'), kind = 'merge', 'veMerge',
+       multiIf(kind = 'transfer', if(sides.1 = 'to', 'veTransferIn', 'veTransferOut'), kind = 'merge', 'veMerge', kind = 'split', 'veSplit',
                concat('lock', upper(substring(kind, 1, 1)), substring(kind, 2))),
        id, transaction_hash,
        formatRowNoNewline('JSONEachRow', toString(venft_id) AS tokenId, from_address AS `from`, to_address AS `to`,
            toString(amount_raw) AS amount, toInt64(toUnixTimestamp(unlock_time)) AS unlockTime, permanent,
-           merged_into AS mergedInto)
+           merged_into AS mergedInto, split_from AS splitFrom)
 FROM escrow_events FINAL
 ARRAY JOIN [('from', from_address), ('to', to_address)] AS sides  -- the owner before the log, and after it
 WHERE has({domains:Array(String)}, 'governance') AND chain_id = {chain_id:UInt32}
