@@ -1,14 +1,14 @@
-"""veNFTs changing hands within the vote escrow, from a random stream of their own
-(`default_rng([seed, chain, 781, hour])`), at the first second of an hour before its lock activity
-and its scheduled votes, so that the main stream's draws (and with them the market's) stay what
-they were before these existed:
+"""veNFTs changing hands within the vote escrow, at the first second of an hour before its lock
+activity and its scheduled votes, from random streams of their own (`default_rng([seed, chain,
+781, hour])` for transfers and merges), apart from the governance's (model.GOVERNANCE_STREAM) and
+the market's:
 
 - transfer: a veNFT (not the foundation's) passes to another voter; its allocation, if any, stays
   with it and is the new owner's from then on (Velodrome V2 lets a voted veNFT move);
-- merge: an owner's unlocked, unvoted, non-permanent veNFT with no reward left to claim (no
-  allocation in this epoch or the last) is merged into one of its own that is still locked (VotingEscrow.merge: the target gets the amount and the later unlock time, or stays
-  permanent; the source is burnt). Only unlocked sources are merged: an unlocked veNFT takes no draw
-  of the main stream, so burning it changes none of them.
+- merge: an owner's unvoted, non-permanent veNFT, locked or not, with no reward left to claim (no
+  allocation in this epoch or the last) is merged into one of its own that is still locked
+  (VotingEscrow.merge: the target gets the amount and the later unlock time, or stays permanent;
+  the source is burnt).
 
 - split (a stream of its own, `default_rng([seed, chain, 782, hour])`, after the transfers and
   merges): an owner's still-locked (or permanent), unvoted veNFT with no reward left to claim is
@@ -104,9 +104,9 @@ def _split(gov, ts: int, source, share: float) -> None:
 
 def _merge_target(gov, source, ts: int):
     """The owner's still-locked veNFT that `source` may merge into (the largest), or None when
-    `source` is not an unlocked, unvoted, non-permanent veNFT of a voter's."""
-    amount, end, perm, owner = source.current
-    if source.created_ts >= ts or amount == 0 or perm or end > ts or gov.book.alloc.get(source.token_id):
+    `source` is not an unvoted, non-permanent veNFT of a voter's (VotingEscrow.merge's conditions)."""
+    amount, _end, perm, owner = source.current
+    if source.created_ts >= ts or amount == 0 or perm or gov.book.alloc.get(source.token_id):
         return None
     if _unclaimed(gov, source.token_id, ts):
         return None
