@@ -43,6 +43,21 @@ def _token(r: dict[str, Any]) -> dict[str, Any]:
             "decimals": None if decimals is None else int(decimals)}
 
 
+def page_rows(groups: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
+    """The first `limit` rewards in the page order among the groups' `page` tuples (each group holds
+    its own first ones, so the union holds the answer's), as rows with the group's fields."""
+    rows = []
+    for g in groups:
+        for (chain, neg_epoch, venft, gauge, kind, token, pool, raw, usd, claim_ms, claim_block, claim_tx) in g["page"]:
+            rows.append({"chain_id": chain, "epoch_s": -neg_epoch, "venft_id": venft, "gauge_address": gauge,
+                         "kind": kind, "token_address": token, "pool_address": pool, "amount_raw": raw,
+                         "amount_usd": usd, "claim_ms": claim_ms, "claim_block": claim_block, "claim_tx": claim_tx,
+                         "status": g["status"], "symbol": g["symbol"], "decimals": g["decimals"]})
+    rows.sort(key=lambda r: (int(r["chain_id"]), -int(r["epoch_s"]), int(r["venft_id"]), r["gauge_address"], r["kind"],
+                             r["token_address"]))
+    return rows[:limit]
+
+
 def _value(r: dict[str, Any], raw: int, price: PriceAt | None, max_age: int) -> dict[str, Any]:
     """USD of an amount: a claimed one at the claim's time (the indexer's amountUSD), a claimable one
     at its chain's snapshot price (the accepted observation, else null with the reason)."""
@@ -116,10 +131,9 @@ async def account_rewards(ctx: RequestContext) -> dict[str, Any]:
         ctx.rows("account_voting_chains", address=address, chain_ids=ids, snapshot_ats=ats),
         events_coverage(ctx, chains))
     deployment_covered(ctx, covered, indexed)
-    rows = [r for r in found if r["part"] == "row"]
-    sums = sorted((r for r in found if r["part"] == "sum"),
+    sums = sorted(({**r, "amount_raw": r["sum_raw"], "amount_usd": r["sum_usd"]} for r in found),
                   key=lambda r: (int(r["chain_id"]), r["kind"], r["status"], r["token_address"]))
-    rows = one_page(ctx, rows, digest, CURSOR_FORMAT, tuple(chains), lambda last: [
+    rows = one_page(ctx, page_rows(sums, ctx.params["limit"] + 1), digest, CURSOR_FORMAT, tuple(chains), lambda last: [
         int(last["chain_id"]), int(last["epoch_s"]), int(last["venft_id"]), last["gauge_address"], last["kind"],
         last["token_address"]])
     by_id = {ch.chain_id: ch for ch in chains}

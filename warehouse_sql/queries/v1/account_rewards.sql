@@ -11,10 +11,13 @@
 --   claimed: every indexed claim before indexed_until paid to the address (claim_events.owner: the
 --     veNFT's owner at the claim), whoever owns the veNFT now.
 -- A reward is keyed (chain, epoch, veNFT, gauge, kind, token) and is in at most one of the two.
--- Rows part 'row': the page in (chain_id, epoch newest first, venft_id, gauge, kind, token) order
--- after the keyset position when {after} is 1. Rows part 'sum': per (chain, kind, status, token)
--- over every page: amount, rewards, the claims' USD at claim time (claimed) and how many lack
--- it, and how many amounts rest on a gauge epoch read before its end (fee_partial).
+-- Each event table is read once: `epochs` takes every ended epoch's Vote rows in one pass (the gauge's
+-- votes and the owned veNFTs' among them), and one aggregation gives both the page and the sums:
+-- one row per (chain, kind, status, token) over every page (amount, rewards, the claims' USD at
+-- claim time and how many lack it, how many amounts rest on a gauge epoch read before its end:
+-- fee_partial) with `page`, its first {limit} rewards in (chain_id, epoch newest first, venft_id,
+-- gauge, kind, token) order after the keyset position when {after} is 1; the answer's page is the
+-- first {limit} of their union in that order.
 -- Filters: {status:String} ('' | 'claimable' | 'claimed'), {kind:String} ('' | 'bribe' | 'fee').
 -- Parameters: {address:String} (lower case), {chain_ids:Array(UInt32)},
 -- {snapshot_ats:Array(DateTime64(3, 'UTC'))}, the filters, {after:UInt8}, {c_chain:UInt32},
@@ -42,28 +45,21 @@ owned AS (
       AND snapshot_at IN snapshot_ats  -- the key's range (the pair above is exact)
       AND owner = {address:String}
 ),
-shares AS (  -- the owned veNFTs' votes at the end of each ended epoch
-    SELECT chain_id, epoch, venft_id, gauge_address, pool_address, weight_raw
+epochs AS (  -- per ended epoch and gauge the owned veNFTs voted for: their votes at its end and the gauge's
+    SELECT chain_id, epoch, gauge_address, sum(weight_raw) AS total_raw,
+           groupArrayIf((venft_id, pool_address, weight_raw), (chain_id, venft_id) IN owned) AS held
     FROM vote_events FINAL
     WHERE chain_id IN chain_ids
       AND toInt64(toUnixTimestamp(epoch)) + 7 * 86400 <= indexed_until[chain_id]
-      AND (chain_id, venft_id) IN (SELECT chain_id, venft_id FROM owned)
-      AND weight_raw > 0
-),
-supply AS (  -- every veNFT's votes for those gauges then
-    SELECT chain_id, epoch, gauge_address, sum(weight_raw) AS total_raw
-    FROM vote_events FINAL
-    WHERE chain_id IN chain_ids
-      AND (chain_id, epoch, gauge_address) IN (SELECT chain_id, epoch, gauge_address FROM shares)
     GROUP BY chain_id, epoch, gauge_address
+    HAVING notEmpty(held)
 ),
-pots AS (  -- what those gauges' reward contracts took in the epoch, per kind and token
+pots AS (  -- what the gauges' reward contracts took in each ended epoch, per kind and token
     SELECT chain_id, epoch, gauge_address, 'bribe' AS kind, token_address,
            any(token_symbol) AS symbol, toNullable(any(token_decimals)) AS decimals,
            sum(amount_raw) AS pot_raw, 0 AS partial
     FROM bribe_events FINAL
-    WHERE chain_id IN chain_ids
-      AND (chain_id, epoch, gauge_address) IN (SELECT chain_id, epoch, gauge_address FROM shares)
+    WHERE chain_id IN chain_ids AND toInt64(toUnixTimestamp(epoch)) + 7 * 86400 <= indexed_until[chain_id]
     GROUP BY chain_id, epoch, gauge_address, token_address
     UNION ALL
     SELECT g.chain_id AS chain_id, g.epoch AS epoch, g.gauge_address AS gauge_address, 'fee' AS kind,
@@ -75,8 +71,7 @@ pots AS (  -- what those gauges' reward contracts took in the epoch, per kind an
         SELECT chain_id, epoch, gauge_address, is_partial,
                [(token0_address, fees0_raw), (token1_address, fees1_raw)] AS fees
         FROM gauge_epochs FINAL
-        WHERE chain_id IN chain_ids
-          AND (chain_id, epoch, gauge_address) IN (SELECT chain_id, epoch, gauge_address FROM shares)
+        WHERE chain_id IN chain_ids AND toInt64(toUnixTimestamp(epoch)) + 7 * 86400 <= indexed_until[chain_id]
           AND pool_address != ''
     ) AS g
     ARRAY JOIN fees AS fee
@@ -99,18 +94,18 @@ claims AS (
       AND (owner = {address:String} OR (chain_id, venft_id) IN (SELECT chain_id, venft_id FROM owned))
 ),
 rewards AS (
-    SELECT s.chain_id AS chain_id, s.epoch AS epoch, s.venft_id AS venft_id, s.gauge_address AS gauge_address,
-           s.pool_address AS pool_address, p.kind AS kind, 'claimable' AS status, p.token_address AS token_address,
+    SELECT e.chain_id AS chain_id, e.epoch AS epoch, h.1 AS venft_id, e.gauge_address AS gauge_address,
+           h.2 AS pool_address, p.kind AS kind, 'claimable' AS status, p.token_address AS token_address,
            p.symbol AS symbol, p.decimals AS decimals,
-           intDiv(p.pot_raw * s.weight_raw, v.total_raw) AS amount_raw,
+           intDiv(p.pot_raw * h.3, e.total_raw) AS amount_raw,
            CAST(NULL, 'Nullable(Float64)') AS amount_usd, p.partial AS partial,
            toInt64(0) AS claim_ms, toUInt64(0) AS claim_block, '' AS claim_tx
-    FROM shares AS s
-    INNER JOIN supply AS v ON v.chain_id = s.chain_id AND v.epoch = s.epoch AND v.gauge_address = s.gauge_address
-    INNER JOIN pots AS p ON p.chain_id = s.chain_id AND p.epoch = s.epoch AND p.gauge_address = s.gauge_address
+    FROM epochs AS e
+    ARRAY JOIN e.held AS h
+    INNER JOIN pots AS p ON p.chain_id = e.chain_id AND p.epoch = e.epoch AND p.gauge_address = e.gauge_address
     LEFT ANTI JOIN claims AS c
-        ON c.chain_id = s.chain_id AND c.epoch = s.epoch AND c.venft_id = s.venft_id
-       AND c.gauge_address = s.gauge_address AND c.kind = p.kind AND c.token_address = p.token_address
+        ON c.chain_id = e.chain_id AND c.epoch = e.epoch AND c.venft_id = h.1
+       AND c.gauge_address = e.gauge_address AND c.kind = p.kind AND c.token_address = p.token_address
     WHERE amount_raw > 0
     UNION ALL
     SELECT chain_id, epoch, venft_id, gauge_address, pool_address, kind, 'claimed', token_address,
@@ -125,21 +120,15 @@ chosen AS (
     WHERE ({status:String} = '' OR status = {status:String})
       AND ({kind:String} = '' OR kind = {kind:String})
 )
-SELECT * FROM
-(
-    SELECT 'row' AS part, chain_id, epoch_s, venft_id, gauge_address, pool_address, kind, status, token_address,
-           symbol, decimals, toString(amount_raw) AS amount_raw, amount_usd, toUInt64(1) AS rewards,
-           toUInt64(0) AS usd_missing, toUInt64(partial) AS fee_partial, claim_ms, claim_block, claim_tx
-    FROM chosen
-    WHERE NOT {after:UInt8}
-       OR (chain_id, -epoch_s, venft_id, gauge_address, kind, token_address)
-          > ({c_chain:UInt32}, -{c_epoch:Int64}, {c_token:UInt64}, {c_gauge:String}, {c_kind:String}, {c_reward:String})
-    ORDER BY chain_id, epoch_s DESC, venft_id, gauge_address, kind, token_address
-    LIMIT {limit:UInt32}
-)
-UNION ALL
-SELECT 'sum', chain_id, toInt64(0), toUInt64(0), '', '', kind, status, token_address,
-       any(symbol), any(decimals), toString(sum(amount_raw)), sum(amount_usd), count(),
-       countIf(status = 'claimed' AND amount_usd IS NULL), sum(partial), toInt64(0), toUInt64(0), ''
+SELECT chain_id, kind, status, token_address, any(symbol) AS symbol, any(decimals) AS decimals,
+       toString(sum(amount_raw)) AS sum_raw, sum(amount_usd) AS sum_usd, count() AS rewards,
+       countIf(status = 'claimed' AND amount_usd IS NULL) AS usd_missing, sum(partial) AS fee_partial,
+       groupArraySortedIf({limit:UInt32})(
+           (chain_id, -epoch_s, venft_id, gauge_address, kind, token_address, pool_address, toString(amount_raw),
+            amount_usd, claim_ms, claim_block, claim_tx),
+           NOT {after:UInt8}
+           OR (chain_id, -epoch_s, venft_id, gauge_address, kind, token_address)
+              > ({c_chain:UInt32}, -{c_epoch:Int64}, {c_token:UInt64}, {c_gauge:String}, {c_kind:String}, {c_reward:String})
+       ) AS page
 FROM chosen
 GROUP BY chain_id, kind, status, token_address
