@@ -51,6 +51,8 @@ CHILD_CACHE_BYTES = 32 * 2**20  # the child's store: its memos of upstream reads
 READY_SECONDS = 120  # how long a starting child may take to answer before it is restarted
 # a forwarded computation's limit: its queries have their own (the warehouse's), so this only ends a stuck child's
 ANSWER_SECONDS = 600
+# one readiness poll's limit: a poll that hangs must not outlast READY_SECONDS (one did for 10 minutes)
+POLL_TIMEOUT = aiohttp.ClientTimeout(total=10)
 RESTART_SECONDS = 5  # at most one start per this many seconds (a child that cannot start)
 WORKER_BASIS = "x-worker-basis"  # request header: the ETag of the basis the worker resolved
 HOP_HEADERS = frozenset({"connection", "keep-alive", "transfer-encoding", "content-length", "date", "server"})
@@ -98,13 +100,13 @@ class ComputeProcess:
     async def _until_ready(self, proc: subprocess.Popen) -> None:
         while proc.poll() is None and time.monotonic() - self.started_at < READY_SECONDS:
             try:
-                async with self.session.get("http://compute" + self.ready_path) as response:
+                async with self.session.get("http://compute" + self.ready_path, timeout=POLL_TIMEOUT) as response:
                     if response.status == 200:
                         self.ready = True
                         log.info("compute process %d ready (uncached answers computed there, at nice %d)", proc.pid, self.nice)
                         return
-            except (aiohttp.ClientError, OSError):
-                pass  # not listening yet
+            except (aiohttp.ClientError, OSError, asyncio.TimeoutError):
+                pass  # not listening yet, or a poll the child never took: the next one may be
             await asyncio.sleep(0.1)
         log.warning("compute process %d not ready after %.0f s (exit code %s); computing in the worker",
                     proc.pid, time.monotonic() - self.started_at, proc.poll())

@@ -11,6 +11,7 @@ import logging
 from functools import partial
 
 from sanic import Sanic
+from sanic.server.socket import bind_unix_socket
 from sanic.worker.loader import AppLoader
 
 from .app import create_app
@@ -44,5 +45,8 @@ def serve(
 def serve_compute(settings: Settings, socket_path: str, families: tuple[str, ...]) -> None:
     """The compute child of one worker: the same app, on a Unix socket only its worker uses."""
     app = create_app(settings, families=families, name="analytics_compute", compute_child=True)
-    app.prepare(unix=socket_path, single_process=True, access_log=False, motd=False)
+    # bound here, once: given `unix=`, Sanic binds the path twice (the second socket replaces the
+    # first), and a connection its worker made in between was never answered
+    sock = bind_unix_socket(socket_path)
+    app.prepare(sock=sock, single_process=True, access_log=False, motd=False)
     Sanic.serve_single(app)

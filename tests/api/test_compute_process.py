@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import pickle
 import select
 import signal
+import socket
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -151,3 +155,26 @@ def test_a_worker_killed_outright_leaves_no_socket_folder(fresh_settings, fresh_
         assert not folder.exists()
     finally:
         server.stop()
+
+
+def test_a_request_sent_as_the_childs_socket_appears_is_answered(fresh_settings, fresh_data):
+    """Its worker polls the child from the moment it starts, so a connection can arrive as soon as
+    the socket's path exists: it must reach the socket that serves (a socket bound, then replaced
+    by another before serving, would hold that connection unanswered)."""
+    with tempfile.TemporaryDirectory(prefix="t-") as short:
+        path = os.path.join(short, "socket")
+        child = subprocess.Popen([sys.executable, "-m", CHILD_MODULE, path], stdin=subprocess.PIPE)
+        try:
+            child.stdin.write(pickle.dumps((fresh_settings, ("stats",))))
+            child.stdin.close()
+            deadline = time.monotonic() + 60
+            while not os.path.exists(path) and time.monotonic() < deadline:
+                time.sleep(0.0005)
+            with socket.socket(socket.AF_UNIX) as conn:
+                conn.connect(path)
+                conn.settimeout(30)
+                conn.sendall(b"GET /api/stats/openapi.json HTTP/1.1\r\nhost: compute\r\nconnection: close\r\n\r\n")
+                assert conn.recv(12) == b"HTTP/1.1 200"
+        finally:
+            child.kill()
+            child.wait(10)
