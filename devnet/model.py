@@ -28,6 +28,7 @@ from devnet.sim.governance import Governance
 from devnet.sim.market import PoolSim, Swap, Token
 from devnet.sim.prices import PricePaths
 from devnet.sim import escrow_moves, vault_truth
+from devnet.sim.liquidity import LiquidityBook
 from devnet.sim.vaults import VaultBook
 from devnet.sim.xcore import xcore_contracts
 from devnet.synth import scaled_params
@@ -123,6 +124,8 @@ class ChainSim:
         self.stats = {"swaps": 0, "liquidityEvents": 0, "hours": 0}
         # vaults draw from their own RNG stream, after the market's hour (see sim/vaults.py)
         self.vaults = VaultBook(self)
+        # liquidity providers' positions, from their own stream too, after the vaults' hour (sim/liquidity.py)
+        self.liquidity = LiquidityBook(self)
         # this chain's side of the cross-chain messages (sim/bridge.py): the devnet's shared book
         # gives it once every chain is built (server.build_state); None: no bridge
         self.bridge = None
@@ -231,6 +234,7 @@ class ChainSim:
         self.stats["swaps"] += len(hour_swaps)
         self.stats["hours"] += 1
         self.vaults.run_hour(h)
+        self.liquidity.run_hour(h)
         self.generated_until = end
 
     def _draw_pool_events(self, live: list[PoolSim], h: int, rng: np.random.Generator) -> list[list[tuple]]:

@@ -35,6 +35,7 @@ from devnet.sim.bridge import BridgeBook, chain_facts
 from devnet.rpc.node import RpcNode
 from devnet.subgraph.service import SubgraphService
 from devnet import truth_bridge, truth_governance, xcore_service
+from devnet.sim import liquidity_truth
 from devnet.sim.xcore import XcoreBook
 
 log = logging.getLogger("devnet")
@@ -513,6 +514,14 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
             return _json({"error": "until must be an integer (unix seconds)"}, 400)
         return _gov_truth(request, chain_id,
                           lambda sim, _epoch, block: truth_governance.account_rewards(sim, owner, block, until))
+
+    @app.get("/chains/<chain_id:int>/truth/account-liquidity")
+    async def truth_account_liquidity(request: Request, chain_id: int):
+        """`owner` (required), at `block` (default the head): open positions and liquidity events."""
+        owner = (request.args.get("owner") or "").lower()
+        if not re.fullmatch(r"0x[0-9a-f]{40}", owner):
+            return _json({"error": "owner must be an address"}, 400)
+        return _vault_truth(request, chain_id, liquidity_truth.account_liquidity, owner)
 
     def _vault_truth(request: Request, chain_id: int, fn, *args):
         rt = runtime(chain_id)

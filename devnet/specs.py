@@ -119,6 +119,7 @@ class ChainParams:
     voters: int = 250
     vaults: tuple[VaultSpec, ...] = ()
     vault_users: int = 40
+    lp_providers: int = 14  # wallets that provide liquidity (devnet/sim/liquidity.py), besides a few voters
     vault_global_pause: tuple[float, float] | None = None  # fractions of the history
     # history and indexing
     history_days: float = 90.0  # default length of the history before now (DEVNET_HISTORY_DAYS overrides)
