@@ -22,6 +22,11 @@ def vault_address(chain_id: int, key: str) -> str:
     return label_address(chain_id, f"vault:{key}")
 
 
+def lp_sugar_address(chain_id: int) -> str:
+    """The providers' positions reader (devnet/rpc/liquidity.py), on every chain."""
+    return label_address(chain_id, "lpSugar")
+
+
 def vault_fee_recipient(chain_id: int) -> str:
     """Where every vault strategy of the chain sends its cut of the harvested rewards (an EOA:
     not in the chain book, read from the strategies' `feeRecipient()`)."""
@@ -49,7 +54,7 @@ def chain_book(base_url: str, chains: dict[int, dict]) -> dict:
             "nativeSymbol": d.native_symbol,
             "subgraphUrl": f"{base_url}/chains/{cid}/subgraph",
             "rpcUrl": f"{base_url}/chains/{cid}/rpc",
-            "contracts": {**d.contracts, **(facts.get("xcoreContracts") or {})},
+            "contracts": {**d.contracts, "lpSugar": lp_sugar_address(cid), **(facts.get("xcoreContracts") or {})},
             "foundationWallet": d.foundation_wallet,
             "features": facts["features"],
             "deployedAt": facts["deployedAt"],
@@ -64,5 +69,5 @@ def chain_book(base_url: str, chains: dict[int, dict]) -> dict:
     return {"chains": out}
 
 
-__all__ = ["DEPLOYMENTS", "MULTICALL3", "Deployment", "VAULT_CONTRACT_NAMES", "chain_book", "vault_address",
+__all__ = ["DEPLOYMENTS", "MULTICALL3", "Deployment", "VAULT_CONTRACT_NAMES", "chain_book", "lp_sugar_address", "vault_address",
            "vault_contracts", "vault_fee_recipient"]

@@ -9,7 +9,9 @@ from eth_utils import to_checksum_address
 from devnet.timeutil import HOUR, WEEK, epoch_start
 from devnet.addresses import ZERO_ADDRESS
 from devnet.amm.v2 import V2Pool
+from devnet.deployments import lp_sugar_address
 from devnet.rpc.abi import Contract, Revert, method
+from devnet.rpc.liquidity import LpSugar
 from devnet.sim.governance import MAXTIME, to_raw, voting_power
 
 
@@ -681,6 +683,7 @@ def build_registry(sim) -> dict[str, Contract]:
     from devnet.rpc.vaults import vault_contracts  # imported late: it builds on this module
     for contract in vault_contracts(sim):
         add(contract)
+    add(LpSugar(sim, lp_sugar_address(sim.chain_id), g0))
     return reg
 
 

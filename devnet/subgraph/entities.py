@@ -13,6 +13,7 @@ from devnet.subgraph.store import EventStore
 from devnet.subgraph.vault_entities import vault_stores, vaults_state
 from devnet.subgraph.bridge_entities import bridge_event_store
 from devnet.subgraph.xcore_entities import xcore_event_store
+from devnet.subgraph.liquidity_entities import liquidity_event_store, liquidity_positions
 from devnet.subgraph.governance_entities import escrow_event_store, gauge_epochs, gauge_events, vote_event_store
 
 
@@ -283,6 +284,7 @@ STATE_BUILDERS = {
     "Gauge": _gauges,
     "VeNFT": _venfts,
     "Vault": vaults_state,
+    "LiquidityPosition": liquidity_positions,
     "GaugeEvent": gauge_events,
     "GaugeEpoch": gauge_epochs,
 }
@@ -400,6 +402,7 @@ def build_stores(sim) -> dict[str, EventStore]:
         "EscrowEvent": escrow_event_store(sim),
         "BridgeEvent": bridge_event_store(sim),
         "XcoreEvent": xcore_event_store(sim),
+        "LiquidityEvent": liquidity_event_store(sim),
         "Swap": EventStore("Swap", lambda: sim.swaps, lambda s: s.ts, lambda s: s.id,
                            {"pool": lambda s: s.pool.id}, _swap_view, ("timestamp", "blockNumber")),
         "PoolHourData": EventStore("PoolHourData", lambda: sim.hour_rows, lambda r: r["periodStartUnix"], id_key,

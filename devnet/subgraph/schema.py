@@ -172,6 +172,21 @@ ENTITIES: dict[str, list[tuple[str, str]]] = {
         ("guid", "String"), ("srcChainId", "Int"), ("dstChainId", "Int"), ("timestamp", "BigInt!"),
         ("blockNumber", "BigInt!"), ("transactionHash", "String!"), ("logIndex", "BigInt!"),
     ],
+    # liquidity providers (devnet/sim/liquidity.py): open positions as of the block (v2 one per owner
+    # and pool: `liquidity` the wallet's LP, `staked` the gauge's; CL one per NFT: `liquidity` its
+    # liquidity, `staked` 1 or 0), and their events; raw integers
+    "LiquidityPosition": [
+        ("id", "ID!"), ("kind", "String!"), ("owner", "String!"), ("pool", "Pool!"), ("tokenId", "BigInt"),
+        ("tickLower", "Int"), ("tickUpper", "Int"), ("liquidity", "BigInt!"), ("staked", "BigInt!"),
+        ("createdAtTimestamp", "BigInt!"),
+    ],
+    "LiquidityEvent": [
+        ("id", "ID!"), ("kind", "String!"), ("owner", "String!"), ("pool", "Pool!"), ("position", "String!"),
+        ("tokenId", "BigInt"), ("lp", "BigInt"), ("liquidity", "BigInt"), ("tickLower", "Int"), ("tickUpper", "Int"),
+        ("amount0", "BigInt"), ("amount1", "BigInt"), ("fees0", "BigInt"), ("fees1", "BigInt"),
+        ("emissions", "BigInt"), ("staked", "Boolean"), ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"),
+        ("transactionHash", "String!"), ("logIndex", "BigInt!"),
+    ],
 }
 
 # entity -> (singular query field, plural query field)
@@ -202,6 +217,8 @@ QUERY_FIELDS: dict[str, tuple[str, str]] = {
     "VaultDayData": ("vaultDayData", "vaultDayDatas"),
     "BridgeEvent": ("bridgeEvent", "bridgeEvents"),
     "XcoreEvent": ("xcoreEvent", "xcoreEvents"),
+    "LiquidityPosition": ("liquidityPosition", "liquidityPositions"),
+    "LiquidityEvent": ("liquidityEvent", "liquidityEvents"),
 }
 
 SCALARS = {"ID", "String", "Int", "BigInt", "BigDecimal", "Boolean"}

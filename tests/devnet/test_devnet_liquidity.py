@@ -9,8 +9,12 @@ from collections import Counter
 
 import httpx
 import pytest
+from eth_abi import decode, encode
+from eth_utils import keccak
 
 from devnet.clock import ManualClock
+from devnet.deployments import lp_sugar_address
+from devnet.rpc.liquidity import POSITION
 from devnet.model import ChainSim, build_chain
 from devnet.sim.liquidity import CL_FIRST_TOKEN_ID
 from devnet.sim.vaults import position_amounts
@@ -169,3 +173,48 @@ def test_the_truth_route_serves_an_accounts_positions_and_events(devnet_server, 
         assert http.get("/chains/56/truth/account-liquidity", params={"owner": "nope"}).status_code == 400
         assert http.get("/chains/56/truth/account-liquidity",
                         params={"owner": owner, "block": head + 10**6}).status_code == 400
+
+
+def sugar_positions(http, owner: str, block: int, limit: int = 100, offset: int = 0) -> list[tuple]:
+    data = keccak(text="positions(uint256,uint256,address)")[:4] + encode(["uint256", "uint256", "address"],
+                                                                        [limit, offset, owner])
+    got = http.post("/chains/56/rpc", json={"jsonrpc": "2.0", "id": 1, "method": "eth_call",
+                                           "params": [{"to": lp_sugar_address(56), "data": "0x" + data.hex()}, hex(block)]}).json()
+    (rows,) = decode([POSITION], bytes.fromhex(got["result"][2:]))
+    return list(rows)
+
+
+def test_the_sugar_contract_and_the_subgraph_answer_the_truth(devnet_server, sim):
+    """LpSugar.positions (Sugar's struct: unstaked and staked amounts apart, fees, emissions) and the
+    subgraph's LiquidityPosition and LiquidityEvent rows, at a past block and the head."""
+    book = httpx.get(devnet_server.url + "/book").json()["chains"][0]
+    assert book["contracts"]["lpSugar"] == lp_sugar_address(56)
+    head = sim.head()
+    with httpx.Client(base_url=devnet_server.url, timeout=60) as http:
+        for block in (head - 2 * 86400 // sim.block_time, head):
+            ts = sim.block_ts(block)
+            owner = max(sim.liquidity.providers, key=lambda o: len(sim.liquidity.positions_of(o, ts)))
+            truth = http.get("/chains/56/truth/account-liquidity", params={"owner": owner, "block": block}).json()
+            rows = sugar_positions(http, owner, block)
+            assert len(rows) == len(truth["positions"]) > 3
+            assert sugar_positions(http, owner, block, 2, 1) == rows[1:3]
+            for row, t in zip(rows, truth["positions"]):
+                (pid, lp, liq, staked, a0, a1, s0, s1, e0, e1, em, lo, hi, _sa, _sb, alm) = row
+                assert lp.lower() == t["pool"].lower() and alm == "0x" + "0" * 40
+                assert (e0, e1, em) == (int(t["fees0"]), int(t["fees1"]), int(t["emissions"]))
+                if t["kind"] == "cl":
+                    assert (pid, liq, bool(staked), lo, hi) == (t["tokenId"], int(t["liquidity"]), t["staked"],
+                                                                t["tickLower"], t["tickUpper"])
+                    assert (a0 + s0, a1 + s1) == (int(t["amount0"]), int(t["amount1"]))
+                    assert (a0 + a1 == 0) if t["staked"] else (s0 + s1 == 0)
+                else:
+                    assert (pid, liq, staked) == (0, int(t["lp"]), int(t["stakedLp"]))
+                    assert (a0, a1, s0, s1) == (int(t["amount0"]), int(t["amount1"]), int(t["staked0"]), int(t["staked1"]))
+            q = """query($o: String!, $b: Int!) {
+                ps: liquidityPositions(first: 1000, where: {owner: $o}, block: {number: $b}) { id kind tokenId liquidity staked pool { id } }
+                es: liquidityEvents(first: 1000, where: {owner: $o}, orderBy: timestamp, block: {number: $b}) { id kind fees0 emissions }
+            }"""
+            got = http.post("/chains/56/subgraph", json={"query": q, "variables": {"o": owner, "b": block}}).json()["data"]
+            assert sorted((p["tokenId"] or "", p["pool"]["id"]) for p in got["ps"]) == \
+                sorted((str(t["tokenId"] or ""), t["pool"].lower()) for t in truth["positions"])
+            assert sorted(e["id"] for e in got["es"]) == sorted(e["id"] for e in truth["events"])
