@@ -17,13 +17,13 @@ from .rows.ve import (
     ve_row,
     venft_rows,
 )
+from .recent_rows import drop_days_before, newest_stored, recent_from
 from .snapshot_step import SnapshotStep
 from .upstream import SnapshotPoint
-from ..core.epochs import QUARTER_HOUR, epoch_start
+from ..core.epochs import epoch_start
 from ..readers.graphql import One, Page, SubgraphClient
 
 VENFT_FIELDS = "id owner lockedAmount unlockTime isPermanent"
-VENFT_KEPT_SECONDS = 2 * 86400  # venft_snap15m holds the snapshots this close to the chain's newest
 GAUGE_FIELDS = "pool { id } isAlive emissionsEpoch votes kind target weight rewardRate"
 EPOCH_VOTE_FIELDS = "weight target pool { id } veNFT { id isFoundation }"
 EPOCH_BRIBE_FIELDS = "amountUSD isFoundation target pool { id }"
@@ -50,12 +50,8 @@ def read_epoch_state(subgraph: SubgraphClient, point: SnapshotPoint, core_token:
 
 
 def write_ve(s: SnapshotStep) -> dict[str, int]:
-    """ve_snap15m for every point; venft_snap15m for the points within VENFT_KEPT_SECONDS of the
-    chain's newest snapshot (this run's or one stored before: a backfill's runs of older points
-    write none), then the chain's older day partitions of venft_snap15m dropped."""
-    stored = s.client.query("SELECT toInt64(toUnixTimestamp(max(snapshot_at))) FROM venft_snap15m "
-                            "WHERE chain_id = {c:UInt32}", parameters={"c": s.chain_id}).result_rows[0][0]
-    kept_from = venft_kept_from([p.snapshot_at for p in s.points], stored)
+    """ve_snap15m for every point; venft_snap15m for the recent points alone (assets.recent_rows)."""
+    kept_from = recent_from([p.snapshot_at for p in s.points], newest_stored(s.client, "venft_snap15m", s.chain_id))
 
     def read(point: SnapshotPoint) -> tuple[dict, list[dict]]:
         gov = s.chain.reader.governance(point.block.number)
@@ -66,25 +62,8 @@ def write_ve(s: SnapshotStep) -> dict[str, int]:
     built = s.each(read)
     written = {"ve_snap15m": s.insert("ve_snap15m", columns(VE_COLUMNS, [row for row, _ in built])),
                "venft_snap15m": s.insert("venft_snap15m", columns(VENFT_COLUMNS, [r for _, rows in built for r in rows]))}
-    drop_older_venft_days(s.client, s.chain_id, kept_from)
+    drop_days_before(s.client, "venft_snap15m", s.chain_id, kept_from)
     return written
-
-
-def venft_kept_from(times: list[int], stored_newest: int) -> int:
-    """The first snapshot time whose per-lock rows are kept: VENFT_KEPT_SECONDS (less a quarter
-    hour) before the newest of the run's snapshot times and the newest stored."""
-    return max([*times, stored_newest]) - VENFT_KEPT_SECONDS + QUARTER_HOUR
-
-
-def drop_older_venft_days(client, chain_id: int, kept_from: int) -> None:
-    """Drop the chain's venft_snap15m day partitions (chain, YYYYMMDD) before `kept_from`'s day."""
-    days = client.query(
-        "SELECT DISTINCT toUInt32(splitByChar('-', partition_id)[2]) AS day FROM system.parts "
-        "WHERE database = currentDatabase() AND table = 'venft_snap15m' AND active "
-        "AND partition_id LIKE {p:String} AND day < toYYYYMMDD(toDateTime({t:Int64}, 'UTC'))",
-        parameters={"p": f"{chain_id}-%", "t": kept_from}).result_rows
-    for (day,) in days:
-        client.command(f"ALTER TABLE venft_snap15m DROP PARTITION ({int(chain_id)}, {int(day)})")
 
 
 def shared_epoch_state(s: SnapshotStep, point: SnapshotPoint, core_token: str) -> EpochState:

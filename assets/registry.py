@@ -12,6 +12,7 @@ from typing import Callable
 from ..core.chains import ChainConfig
 
 from .governance_snapshots import write_foundation, write_gauges, write_kpis, write_ve
+from .liquidity_snapshots import write_liquidity_positions
 from .market_snapshots import write_core_token, write_pools, write_protocol, write_tokens
 from .snapshot_step import SnapshotStep
 from .tick_snapshots import write_ticks
@@ -64,16 +65,22 @@ XCORE = SnapshotAsset("xcore_snapshots", ("xcore_snap15m", "xcore_events"),
                       "shares on its canonical chain, a bridged representation's supply elsewhere (xcore_snap15m); "
                       "its events since the recorded ones, up to the last snapshot block (xcore_events).", write_xcore)
 
+LIQUIDITY = SnapshotAsset("liquidity_position_snapshots", ("liquidity_position_snap15m", "liquidity_position_reads"),
+                          "Every open liquidity position of every provider over the last two days of snapshots: v2 LP "
+                          "in the wallet and staked, CL NFTs, with token amounts, uncollected fees and unclaimed "
+                          "emissions, read through the chain's LpSugar (liquidity_position_snap15m; the snapshots read: liquidity_position_reads).",
+                          write_liquidity_positions)
+
 SNAPSHOT_ASSETS: tuple[SnapshotAsset, ...] = (TOKENS, POOLS, PROTOCOL, VE, GAUGES, FOUNDATION, KPIS, CORE_TOKEN, VAULTS,
-                                              TICKS, XCORE)
+                                              TICKS, XCORE, LIQUIDITY)
 SNAPSHOT_ASSET_NAMES = tuple(a.name for a in SNAPSHOT_ASSETS)
 
 
 def snapshot_assets_for(chain: ChainConfig) -> tuple[SnapshotAsset, ...]:
     """The snapshot assets a chain has: vault snapshots only where it supports and configures vaults,
     tick snapshots only where it has concentrated-liquidity tick tables (clTicks), xCORE snapshots
-    only where its book names the token."""
+    only where its book names the token, liquidity positions only where it names an LpSugar."""
     return tuple(a for a in SNAPSHOT_ASSETS
                  if (a is not VAULTS or chain.has_vaults) and (a is not TICKS or chain.supports("clTicks"))
-                 and (a is not XCORE or chain.has_xcore))
+                 and (a is not XCORE or chain.has_xcore) and (a is not LIQUIDITY or chain.has_liquidity_positions))
 PUBLICATION = "snapshot_publication"  # the last asset of a snapshot run: marks its snapshots successful

@@ -38,9 +38,10 @@ STATS_CHAIN_ID = 56  # the chain of the /api/stats and /api/v1 families
 # `vaults` (auto vaults: their assets exist only on chains with this feature and configured vaults),
 # `bridge` (the core token's cross-chain messages: the entry's `bridge` names its endpoint id),
 # `xcore` (the escrow-share token: `contracts.xcore` names it on every chain that has it,
-# `contracts.xcoreAdapter` only on its canonical chain, the one holding the backing).
+# `contracts.xcoreAdapter` only on its canonical chain, the one holding the backing),
+# `liquidityPositions` (providers' positions read through an LpSugar: `contracts.lpSugar` names it).
 FEATURES = ("pools", "v2Pools", "stablePools", "clPools", "clTicks", "gauges", "gaugePools", "votingEscrow", "bribes",
-            "vaults", "bridge", "xcore")
+            "vaults", "bridge", "xcore", "liquidityPositions")
 STATS_SNAPSHOT_DAYS = 30  # chain 56: /api/stats history defaults to 30 days of snapshots
 SNAPSHOT_DAYS = 7  # every other chain: the longest 15-minute price-history range
 
@@ -93,6 +94,10 @@ class ChainConfig:
     @property
     def has_xcore(self) -> bool:
         return self.supports("xcore") and "xcore" in self.contracts
+
+    @property
+    def has_liquidity_positions(self) -> bool:
+        return self.supports("liquidityPositions") and "lpSugar" in self.contracts
 
     @property
     def xcore_canonical(self) -> bool:

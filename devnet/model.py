@@ -511,6 +511,7 @@ class ChainSim:
             "vaults": bool(self.vaults.vaults),
             "bridge": self.bridge is not None,
             "xcore": self.xcore is not None,
+            "liquidityPositions": True,  # every chain's book names its LpSugar (rpc/liquidity.py)
         }
 
     def book_facts(self) -> dict:

@@ -9,7 +9,7 @@ DATA_TABLES = ("pool_hourly", "protocol_hourly", "pool_daily", "protocol_daily",
                "protocol_snap15m", "pool_snap15m", "token_snap15m",
                "bribe_events", "vote_events", "claim_events", "ve_snap15m", "gauge_snap15m", "foundation_snap15m",
                "foundation_vote_snap15m", "kpi_snap15m", "vault_snap15m", "vault_hourly", "vault_daily",
-               "pool_tick_snap15m", "venft_snap15m",
+               "pool_tick_snap15m", "venft_snap15m", "liquidity_position_snap15m",
                "vault_events", "escrow_events", "account_events")
 HISTORY_TABLES = tuple(t for t in DATA_TABLES if not t.endswith("_snap15m"))
 

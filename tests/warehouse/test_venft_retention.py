@@ -1,4 +1,4 @@
-"""venft_snap15m keeps the per-lock rows of the last two days of a chain's snapshots: a run writes
+"""The recent-rows retention (assets.recent_rows), on venft_snap15m: it keeps the per-lock rows of the last two days of a chain's snapshots: a run writes
 them for its snapshots within two days of the chain's newest (its own or one stored: a backfill's
 runs of older snapshots write none), then the chain's day partitions before that day are dropped,
 the other chains' and the recent days' rows stay. The retention follows the chain's data, not the
@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from ve_analytics.assets.governance_snapshots import VENFT_KEPT_SECONDS, drop_older_venft_days, venft_kept_from
+from ve_analytics.assets.recent_rows import RECENT_SECONDS, drop_days_before, recent_from
 from ve_analytics.core.epochs import DAY
 from ve_analytics.warehouse.client import get_client
 from ve_analytics.warehouse.migrate import migrate
@@ -42,19 +42,19 @@ def test_a_chains_older_days_are_dropped_and_nothing_else(client):
              "unlock_time", "permanent", "voting_power_raw"]
     times = [NEWEST - k * DAY for k in range(5)]  # five days, one snapshot each
     client.insert("venft_snap15m", [lock_row(c, t) for c in (5, 56) for t in times], column_names=names)
-    drop_older_venft_days(client, 56, NEWEST - VENFT_KEPT_SECONDS)
+    drop_days_before(client, "venft_snap15m", 56, NEWEST - RECENT_SECONDS)
     # 2025-11-18 01:00 is kept from: its day and the two after stay
     assert days(client, 56) == [20251118, 20251119, 20251120]
     assert days(client, 5) == [20251116, 20251117, 20251118, 20251119, 20251120]  # another chain: untouched
-    drop_older_venft_days(client, 56, NEWEST - VENFT_KEPT_SECONDS)  # again: nothing more
+    drop_days_before(client, "venft_snap15m", 56, NEWEST - RECENT_SECONDS)  # again: nothing more
     assert days(client, 56) == [20251118, 20251119, 20251120]
 
 
 def test_a_run_keeps_the_two_days_before_the_chains_newest_snapshot():
     newest = NEWEST
     # the chain's newest run: its last two days of snapshots (192), not a 193rd
-    kept_from = venft_kept_from([newest - k * 900 for k in range(300)], 0)
+    kept_from = recent_from([newest - k * 900 for k in range(300)], 0)
     assert sum(newest - k * 900 >= kept_from for k in range(300)) == 192
     # a backfill's later run of older snapshots: newer ones are stored, so it keeps none of its own
-    older = [newest - VENFT_KEPT_SECONDS - k * 900 for k in range(96)]
-    assert all(t < venft_kept_from(older, newest) for t in older)
+    older = [newest - RECENT_SECONDS - k * 900 for k in range(96)]
+    assert all(t < recent_from(older, newest) for t in older)
