@@ -122,7 +122,9 @@ def test_book_has_features_deployment_time_and_vaults_only_where_configured(http
         assert sim.block_ts(entry["startBlock"]) == sim.genesis_ts
         f = entry["features"]
         assert set(f) == {"pools", "v2Pools", "stablePools", "clPools", "clTicks", "gauges", "gaugePools",
-                          "votingEscrow", "bribes", "vaults", "bridge", "xcore"} and all(isinstance(v, bool) for v in f.values())
+                          "votingEscrow", "bribes", "vaults", "bridge", "xcore", "liquidityPositions"} \
+            and all(isinstance(v, bool) for v in f.values())
+        assert f["liquidityPositions"] and entry["contracts"]["lpSugar"] == label_address(cid, "lpSugar")
         assert f["xcore"] == (cid in (56, 8453, 4663)) == ("xcore" in entry["contracts"])
         assert ("xcoreAdapter" in entry["contracts"]) == (cid == 56)
         assert f["bridge"] and entry["bridge"]["oapp"] == label_address(cid, "coreOFT")

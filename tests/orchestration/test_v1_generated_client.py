@@ -199,3 +199,12 @@ def test_an_accounts_rewards_through_the_generated_client(served):
     model = operation(package, "accounts", "account_rewards").sync(owner, client=client, limit=5)
     assert type(model).__module__.startswith("v1_client.models.") and model.data.chains
     assert as_sent(model.to_dict()) == body(url + f"/v1/accounts/{owner}/rewards?limit=5")
+
+
+def test_an_accounts_liquidity_positions_through_the_generated_client(served, stack):
+    package, client, url = served
+    sim = stack.devnet.sim(56)
+    provider = max(sim.liquidity.providers, key=lambda o: len(sim.liquidity.positions_of(o, sim.now())))
+    model = operation(package, "accounts", "account_liquidity_positions").sync(provider, client=client, limit=5)
+    assert type(model).__module__.startswith("v1_client.models.") and model.data.rows
+    assert as_sent(model.to_dict()) == body(url + f"/v1/accounts/{provider}/liquidity-positions?limit=5")

@@ -9,11 +9,11 @@ from ...validation import Param
 from ..common.params import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS
 from ..governance.routes import CURSOR, CURSOR_EXPIRED_DOC, VOTE_ERRORS, VOTE_FILTERS
 from ..xcore.state import TOKEN_NOT_DEPLOYED
-from . import activity, reward_schemas, rewards, schemas, voting, votes, xcore
+from . import activity, liquidity, liquidity_schemas, reward_schemas, rewards, schemas, voting, votes, xcore
 
 __all__ = ["ROUTES", "SCHEMAS"]
 
-SCHEMAS = {**schemas.SCHEMAS, **reward_schemas.SCHEMAS}
+SCHEMAS = {**schemas.SCHEMAS, **reward_schemas.SCHEMAS, **liquidity_schemas.SCHEMAS}
 ADDRESS = Param("address", "address", "The wallet (or contract) address, either case", location="path")
 COMMON = dict(cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True, tags=("accounts",))
 READS_ONLY = (" Reads only: a published answer is not authority to sign a transaction, and an indexed inventory may "
@@ -39,6 +39,26 @@ ROUTES = (
           "of each domain are indexed (`coverage`; a domain behind its snapshot makes meta.complete false). Liquidity "
           "and gauge stakes are not in this release's feed. An address with nothing is "
           "200 with no rows; follow pageInfo.nextCursor with the other parameters unchanged." + READS_ONLY),
+    Route("/accounts/{address}/liquidity-positions", "account_liquidity_positions", liquidity.liquidity_positions,
+          "One address's liquidity positions: v2 LP in the wallet and staked, CL NFTs, with fees and emissions",
+          ref("V1AccountLiquidityPositions"),
+          params=(ADDRESS, CHAIN_IDS,
+                  Param("kind", "enum", "Only v2 or only CL positions (default both)", choices=liquidity.KINDS),
+                  Param("limit", "integer", "Positions per page", default=100, minimum=1, maximum=500), CURSOR),
+          feature="liquidityPositions", paginated=True, curation=True, valuations=True, **COMMON,
+          errors=(CHAIN_UNAVAILABLE_DOC, CURSOR_EXPIRED_DOC),
+          description="Per selected chain whose positions are indexed (default: all of them), the address's open "
+          "liquidity positions at the chain's published snapshot block, as the chain's LpSugar (Velodrome's Sugar) "
+          "answered there, in (chainId, positionId) pages: a v2 pool's LP tokens in the wallet and staked in the "
+          "gauge (one position, two legs kept apart), a CL NFT staked or not with its range (ticks, prices, in range "
+          "or not); the token amounts at the block, the trading fees not yet collected (wallet LP and unstaked NFTs) "
+          "and the gauge emissions not yet claimed (staked liquidity), each valued at the token's current price at "
+          "the snapshot as /v1/prices gives it (`prices` lists every one with its observation, or the reason it has "
+          "none: a value needing a missing price is null, the amounts stay). Staked values are those at the "
+          "snapshot block, not as of the address's last action; paging runs over positions, not pools. `chains` "
+          "sums every position of the address per part (unstaked, staked, fees, emissions) and token, and per part "
+          "in USD with usdComplete; parts are never added together. A chain whose positions were not read at its "
+          "snapshot is `not_read` (unknown, not none). An address with nothing is 200 with no rows." + READS_ONLY),
     Route("/accounts/{address}/xcore", "account_xcore", xcore.account_xcore,
           "One address's escrow-share token per chain and its worth at the current rate", ref("V1AccountXcore"),
           params=(ADDRESS, CHAIN_IDS), feature="xcore", rests_on=xcore.canonical_rests_on, **COMMON,

@@ -28,7 +28,7 @@ CONTRACT_FEATURES = {
     "voter": "gauges", "minter": "gauges", "votingEscrow": "votingEscrow", "rewardsDistributor": "votingEscrow",
     "v2Factory": "v2Pools", "clFactory": "clPools", "dynamicFeeModule": "clPools", "router": "pools",
     "coreToken": "pools", "vaultFactory": "vaults", "zapper": "vaults", "positionManager": "vaults",
-    "xcore": "xcore", "xcoreAdapter": "xcore",
+    "xcore": "xcore", "xcoreAdapter": "xcore", "lpSugar": "liquidityPositions",
 }
 
 

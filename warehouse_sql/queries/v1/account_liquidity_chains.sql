@@ -1,0 +1,78 @@
+-- /v1/accounts/{address}/liquidity-positions, per selected chain at its published snapshot: whether
+-- its positions were read there (liquidity_position_reads; per-position state is kept for the recent
+-- snapshots alone) and, over every open position of {address:String} there (all pages), per token the
+-- raw sums of what sits in the wallet (v2 LP) or unstaked (CL), what is staked in the gauge, the
+-- trading fees not yet collected and the unclaimed emissions (`part`: 'unstaked', 'staked', 'fees',
+-- 'emissions', the last in the chain's core token), with the token's symbol and decimals at the
+-- snapshot: one row per (chain, part, token) with a nonzero sum. Then one `part` 'read' row per
+-- chain read at its snapshot: its block and the address's position count there (`positions`); and
+-- one `part` 'core' row per chain: its core token (the emissions') with its symbol and decimals
+-- (NULL when the snapshot does not list it).
+-- {kind:String}: 'v2', 'cl' or '' (both). Raw sums as text.
+-- Parameters: {address:String} (lower case), {chain_ids:Array(UInt32)},
+-- {snapshot_ats:Array(DateTime64(3, 'UTC'))}, {core_tokens:Array(String)} (per chain, lower case), {kind:String}.
+WITH pools AS (
+    SELECT chain_id, pool_address, token0_address, token1_address
+    FROM pool_snap15m FINAL
+    WHERE chain_id IN {chain_ids:Array(UInt32)}
+      AND snapshot_at = {snapshot_ats:Array(DateTime64(3, 'UTC'))}[indexOf({chain_ids:Array(UInt32)}, chain_id)]
+      AND snapshot_at IN {snapshot_ats:Array(DateTime64(3, 'UTC'))}
+),
+mine AS (
+    SELECT p.chain_id AS chain_id, s.token0_address AS token0, s.token1_address AS token1,
+           p.amount0_raw AS a0, p.amount1_raw AS a1, p.staked0_raw AS s0, p.staked1_raw AS s1,
+           p.fees0_raw AS f0, p.fees1_raw AS f1, p.emissions_raw AS em,
+           {core_tokens:Array(String)}[indexOf({chain_ids:Array(UInt32)}, p.chain_id)] AS core
+    FROM liquidity_position_snap15m AS p FINAL
+    LEFT JOIN pools AS s ON s.chain_id = p.chain_id AND s.pool_address = p.pool_address
+    WHERE p.account = {address:String}
+      AND p.chain_id IN {chain_ids:Array(UInt32)}
+      AND p.snapshot_at = {snapshot_ats:Array(DateTime64(3, 'UTC'))}[indexOf({chain_ids:Array(UInt32)}, p.chain_id)]
+      AND p.snapshot_at IN {snapshot_ats:Array(DateTime64(3, 'UTC'))}
+      AND ({kind:String} = '' OR p.kind = {kind:String})
+),
+sums AS (
+    SELECT chain_id, leg.1 AS part, ifNull(leg.2, '') AS token, sum(leg.3) AS raw
+    FROM mine
+    ARRAY JOIN [('unstaked', token0, a0), ('unstaked', token1, a1), ('staked', token0, s0), ('staked', token1, s1),
+                ('fees', token0, f0), ('fees', token1, f1), ('emissions', core, em)] AS leg
+    GROUP BY chain_id, part, token
+    HAVING raw > 0
+)
+SELECT u.chain_id AS chain_id, u.part AS part, u.token AS token, toString(u.raw) AS raw,
+       t.symbol AS symbol, t.decimals AS decimals, toUInt64(0) AS block_number, toUInt32(0) AS positions
+FROM sums AS u
+LEFT JOIN
+(
+    SELECT chain_id, token_address, symbol, decimals
+    FROM token_snap15m FINAL
+    WHERE chain_id IN {chain_ids:Array(UInt32)}
+      AND snapshot_at = {snapshot_ats:Array(DateTime64(3, 'UTC'))}[indexOf({chain_ids:Array(UInt32)}, chain_id)]
+      AND snapshot_at IN {snapshot_ats:Array(DateTime64(3, 'UTC'))}
+      AND (chain_id, token_address) IN (SELECT chain_id, token FROM sums)
+) AS t ON t.chain_id = u.chain_id AND t.token_address = u.token
+UNION ALL
+SELECT r.chain_id AS chain_id, 'read' AS part, '' AS token, '0' AS raw, NULL AS symbol, NULL AS decimals,
+       r.block_number AS block_number, toUInt32(ifNull(c.n, 0)) AS positions
+FROM liquidity_position_reads AS r FINAL
+LEFT JOIN (SELECT chain_id, count() AS n FROM mine GROUP BY chain_id) AS c ON c.chain_id = r.chain_id
+WHERE r.chain_id IN {chain_ids:Array(UInt32)}
+  AND r.snapshot_at = {snapshot_ats:Array(DateTime64(3, 'UTC'))}[indexOf({chain_ids:Array(UInt32)}, r.chain_id)]
+UNION ALL
+SELECT k.chain_id AS chain_id, 'core' AS part, k.token AS token, '0' AS raw, t.symbol AS symbol, t.decimals AS decimals,
+       toUInt64(0) AS block_number, toUInt32(0) AS positions
+FROM
+(
+    SELECT arrayJoin(arrayZip({chain_ids:Array(UInt32)}, {core_tokens:Array(String)})) AS ct,
+           ct.1 AS chain_id, ct.2 AS token
+) AS k
+LEFT JOIN
+(
+    SELECT chain_id, token_address, symbol, decimals
+    FROM token_snap15m FINAL
+    WHERE chain_id IN {chain_ids:Array(UInt32)}
+      AND snapshot_at = {snapshot_ats:Array(DateTime64(3, 'UTC'))}[indexOf({chain_ids:Array(UInt32)}, chain_id)]
+      AND snapshot_at IN {snapshot_ats:Array(DateTime64(3, 'UTC'))}
+      AND token_address IN {core_tokens:Array(String)}
+) AS t ON t.chain_id = k.chain_id AND t.token_address = k.token
+SETTINGS join_use_nulls = 1
