@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .writers import run_transform
 
-GOVERNANCE, VAULTS, XCORE = "governance", "vaults", "xcore"  # the domains the transform reads
+GOVERNANCE, VAULTS, XCORE, LIQUIDITY = "governance", "vaults", "xcore", "liquidity"  # the domains the transform reads
 
 
 def derive_account_events(client, chain_id: int, start: int, end: int, domain: str) -> int:

@@ -21,6 +21,7 @@ from ..assets.resources import resources_for
 from ..assets.rollups import build_rollup_assets
 from ..assets.snapshots import build_snapshot_assets
 from ..assets.vault_history import build_vault_history_assets
+from ..assets.liquidity_events import build_liquidity_assets
 from ..assets.xcore_events import build_xcore_assets
 from ..core.config import Settings
 from .catchup import build_catchup_sensor
@@ -49,6 +50,7 @@ def build_defs(settings: Settings | None = None, *, now: float | None = None) ->
             *build_vault_history_assets(scope),
             *build_bridge_assets(scope),
             *build_xcore_assets(scope),
+            *build_liquidity_assets(scope),
         ]
         checks += build_checks(scope, settings)
         chain_jobs = build_jobs(scope.chain_id, settings.run_limits)

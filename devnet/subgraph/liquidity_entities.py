@@ -29,7 +29,12 @@ def liquidity_positions(ctx) -> dict[str, dict]:
 def liquidity_event_store(sim) -> EventStore:
     return EventStore("LiquidityEvent", lambda: sim.liquidity.events, lambda r: r["timestamp"], lambda r: r["id"],
                       {"owner": lambda r: r["owner"], "pool": lambda r: r["pool"], "kind": lambda r: r["kind"]},
-                      lambda r, ctx: {k: r.get(k) for k in _FIELDS}, ("timestamp", "blockNumber"))
+                      lambda r, ctx: _event_view(r, ctx.sim.core.id), ("timestamp", "blockNumber"))
+
+
+def _event_view(row: dict, core: str) -> dict:
+    """The event's fields; `emissionsToken` (the chain's core token) on those that paid emissions."""
+    return {**{k: row.get(k) for k in _FIELDS}, "emissionsToken": core if row.get("emissions") is not None else None}
 
 
 __all__ = ["liquidity_event_store", "liquidity_positions"]

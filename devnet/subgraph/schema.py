@@ -184,8 +184,8 @@ ENTITIES: dict[str, list[tuple[str, str]]] = {
         ("id", "ID!"), ("kind", "String!"), ("owner", "String!"), ("pool", "Pool!"), ("position", "String!"),
         ("tokenId", "BigInt"), ("lp", "BigInt"), ("liquidity", "BigInt"), ("tickLower", "Int"), ("tickUpper", "Int"),
         ("amount0", "BigInt"), ("amount1", "BigInt"), ("fees0", "BigInt"), ("fees1", "BigInt"),
-        ("emissions", "BigInt"), ("staked", "Boolean"), ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"),
-        ("transactionHash", "String!"), ("logIndex", "BigInt!"),
+        ("emissions", "BigInt"), ("emissionsToken", "Token"), ("staked", "Boolean"), ("timestamp", "BigInt!"),
+        ("blockNumber", "BigInt!"), ("transactionHash", "String!"), ("logIndex", "BigInt!"),
     ],
 }
 

@@ -1,10 +1,11 @@
 """/v1/accounts/{address}/activity over the session's backfilled chains, against the devnet's own
 records: for a handful of addresses (each chain's foundation, which votes, is paid rewards and on
 chain 56 holds xCORE; the owner of the most veNFTs; the busiest vault user; both sides of a chain's
-first veNFT transfer and the owner of its first merge; xCORE wallets), every record of a chain up
+first veNFT transfer and the owner of its first merge; xCORE wallets; the busiest liquidity
+provider), every record of a chain up
 to where its events of that domain are indexed is the devnet's (Voter transactions of veNFTs the
 address owned then, its lock operations and veNFT transfers and merges, the rewards paid to it,
-its vault deposits and redemptions, its xCORE moves), with the same block, transaction, log index
+its vault deposits and redemptions, its xCORE moves, its liquidity events), with the same block, transaction, log index
 and amounts, newest first; filters by kind and chain select what they name; traversals equal the
 unpaged answer; an address with nothing is 200 with no rows. Every answer is checked against
 /openapi.json."""
@@ -23,6 +24,9 @@ from support.contract_check import CheckedClient
 NOBODY = "0x" + "5a" * 20
 ZERO = "0x" + "00" * 20
 XCORE_KINDS = {"deposit": "xcoreDeposit", "exit": "xcoreExit", "bridgeOut": "xcoreBridgeOut", "bridgeIn": "xcoreBridgeIn"}
+LP_KINDS = {"v2Add": "lpAdd", "clMint": "lpAdd", "v2Remove": "lpRemove", "clBurn": "lpRemove", "v2Stake": "lpStake",
+            "clStake": "lpStake", "v2Unstake": "lpUnstake", "clUnstake": "lpUnstake", "clCollect": "lpCollect",
+            "claim": "lpClaim"}
 LOCK_KINDS = {"create": "lockCreate", "increase": "lockIncrease", "extend": "lockExtend", "permanent": "lockPermanent",
               "withdraw": "lockWithdraw", "merge": "veMerge", "split": "veSplit"}
 
@@ -87,6 +91,12 @@ def truth(stack, cid: int, address: str, cover: dict) -> list[tuple]:
         if x.get("account") == address and x["kind"] in XCORE_KINDS and lo <= x["timestamp"] < hi:
             out.append((XCORE_KINDS[x["kind"]], x["id"], x["blockNumber"], x["transactionHash"], x["logIndex"],
                         (str(x["shares"]), None if x["amount"] is None else str(x["amount"]), x["guid"])))
+    lo, hi = span(cover["liquidity"])
+    for e in sim.liquidity.events:
+        if e["owner"] == address and lo <= e["timestamp"] < hi:
+            raw = {k: None if e.get(k) is None else str(e[k]) for k in ("amount0", "amount1", "fees0", "fees1", "emissions")}
+            out.append((LP_KINDS[e["kind"]], e["id"], e["blockNumber"], e["transactionHash"], e["logIndex"],
+                        (e["kind"], e["position"].replace(f"v2:{address}:", "v2:"), *raw.values())))
     return sorted(out)
 
 
@@ -107,9 +117,12 @@ def served(rows: list[dict], cid: int) -> list[tuple]:
         elif r["vault"]:
             v = r["vault"]
             what = (v["vault"], v["shares"]["raw"], v["amount0"]["raw"], v["amount1"]["raw"])
-        else:
+        elif r["xcore"]:
             x = r["xcore"]
             what = (x["shares"]["raw"], x["amount"]["raw"], x["guid"])
+        else:
+            q = r["liquidity"]
+            what = (q["event"], q["positionId"], *(q[k]["raw"] for k in ("amount0", "amount1", "fees0", "fees1", "emissions")))
         out.append((r["kind"], r["id"], r["blockNumber"], r["transactionHash"], r["logIndex"], what))
     return sorted(out)
 
@@ -131,6 +144,10 @@ def addresses(stack, api) -> list[str]:
         out += [a for e in moved[:1] + [e for e in moved if e["kind"] == "merge"][:1] for a in (e["from"], e["to"])
                 if a != ZERO]
         out += [e["from"] for e in sim.gov.escrow_events if e["kind"] == "split"][:1]  # a split's owner
+        providers: dict[str, int] = {}
+        for e in sim.liquidity.events:
+            providers[e["owner"]] = providers.get(e["owner"], 0) + 1
+        out.append(max(providers, key=lambda o: (providers[o], o)))  # the busiest liquidity provider
     return list(dict.fromkeys(out))
 
 
@@ -151,7 +168,7 @@ def test_every_record_is_the_devnets(api, stack, addresses):
     # the addresses exercise every kind the devnet's accounts have in the indexed spans (which depend
     # on the instant: a session starting minutes into an epoch has no claim of the one before yet)
     assert kinds == truths and {"vote", "lockCreate", "veTransferIn", "veTransferOut", "veSplit", "vaultDeposit",
-                                "xcoreDeposit"} <= kinds, kinds
+                                "xcoreDeposit", "lpAdd", "lpRemove", "lpStake", "lpUnstake", "lpClaim"} <= kinds, kinds
 
 
 def test_filters_and_traversals(api, addresses):

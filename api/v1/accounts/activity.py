@@ -1,8 +1,8 @@
 """Handler of /v1/accounts/{address}/activity: one chronological feed of what the address did on
 the selected chains, newest first, in pages with signed cursors: its Voter transactions (as the
 veNFT's owner when they were sent), its lock operations and veNFT transfers and merges, the rewards
-paid to it, its vault deposits and redemptions and
-its xCORE moves. Each chain's records are those before its published snapshot's time, as far as
+paid to it, its vault deposits and redemptions,
+its xCORE moves and its liquidity (adds, removals, stakes, unstakes, fee collects, emission claims). Each chain's records are those before its published snapshot's time, as far as
 the chain's events of each domain are indexed (`coverage`: one record per domain the chain has)."""
 from __future__ import annotations
 
@@ -28,10 +28,15 @@ KINDS = {  # a record's kind -> the part of the record that holds its own fields
     "claim": "claim",
     **dict.fromkeys(("vaultDeposit", "vaultRedemption"), "vault"),
     **dict.fromkeys(("xcoreDeposit", "xcoreExit", "xcoreBridgeOut", "xcoreBridgeIn"), "xcore"),
+    **dict.fromkeys(("lpAdd", "lpRemove", "lpStake", "lpUnstake", "lpCollect", "lpClaim"), "liquidity"),
 }
-PARTS = {"vote": "governance", "lock": "governance", "claim": "governance", "vault": "vaults", "xcore": "xcore"}
+PARTS = {"vote": "governance", "lock": "governance", "claim": "governance", "vault": "vaults", "xcore": "xcore",
+         "liquidity": "liquidity"}
 DOMAINS = {"governance": ("gauges", GOVERNANCE_EVENTS), "vaults": ("vaults", "vault_events"),
-           "xcore": ("xcore", XCORE_EVENTS)}  # domain -> (chain feature, chain_coverage dataset)
+           "xcore": ("xcore", XCORE_EVENTS),
+           "liquidity": ("liquidityPositions", "liquidity_events")}  # domain -> (chain feature, chain_coverage dataset)
+LIQUIDITY_EVENTS = ("v2Add", "v2Remove", "v2Stake", "v2Unstake", "clMint", "clStake", "clUnstake", "clCollect",
+                    "clBurn", "claim")  # the chain's own events behind the lp* kinds
 KINDS_PATTERN = f"(?:{'|'.join(KINDS)})(?:,(?:{'|'.join(KINDS)}))*"
 
 
@@ -72,7 +77,22 @@ def _xcore(d: dict[str, Any]) -> dict[str, Any]:
             "guid": d["guid"] or None, "srcChainId": d["srcChainId"] or None, "dstChainId": d["dstChainId"] or None}
 
 
-BUILDERS = {"vote": _vote, "lock": _lock, "claim": _claim, "vault": _vault, "xcore": _xcore}
+def _liquidity(d: dict[str, Any]) -> dict[str, Any]:
+    def amount(prefix: str, token: str, decimals: Any) -> dict[str, Any]:
+        return {"token": token or None, **quantity(d[prefix], decimals)}
+
+    cl = d["positionId"].startswith("cl:")
+    return {"event": d["event"], "positionKind": "cl" if cl else "v2", "positionId": d["positionId"],
+            "tokenId": d["tokenId"], "pool": d["pool"],
+            "lp": quantity(d["lp"], 18), "liquidity": quantity(d["liquidity"], 0),
+            "tickLower": d["tickLower"], "tickUpper": d["tickUpper"],
+            "amount0": amount("amount0", d["token0"], d["decimals0"]), "amount1": amount("amount1", d["token1"], d["decimals1"]),
+            "fees0": amount("fees0", d["token0"], d["decimals0"]), "fees1": amount("fees1", d["token1"], d["decimals1"]),
+            "emissions": amount("emissions", d["emissionsToken"], d["emissionsDecimals"]),
+            "staked": None if d["staked"] is None else bool(d["staked"])}
+
+
+BUILDERS = {"vote": _vote, "lock": _lock, "claim": _claim, "vault": _vault, "xcore": _xcore, "liquidity": _liquidity}
 
 
 def record(r: dict[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ READS_ONLY = (" Reads only: a published answer is not authority to sign a transa
 
 ROUTES = (
     Route("/accounts/{address}/activity", "account_activity", activity.activity,
-          "One address's activity: votes, claims, vault deposits and redemptions, xCORE moves",
+          "One address's activity: votes, claims, vault deposits and redemptions, xCORE moves, liquidity",
           ref("V1AccountActivityPage"), params=(
               ADDRESS, CHAIN_IDS,
               Param("kinds", "string", "Comma-separated kinds to show (default all): " + ", ".join(activity.KINDS),
@@ -35,9 +35,12 @@ ROUTES = (
           "increased, extended, made permanent, withdrawn; veNFT transferred in or out, merged), the rewards paid to it (claim: the "
           "veNFT, bribe or fee reward, epoch, token, exact amount, USD at the claim's time or null), its vault "
           "deposits and redemptions (shares and both token amounts, exact), and its xCORE deposits, exits and "
-          "bridge moves. Each chain's records are those before its published snapshot's time, as far as its events "
-          "of each domain are indexed (`coverage`; a domain behind its snapshot makes meta.complete false). Liquidity "
-          "and gauge stakes are not in this release's feed. An address with nothing is "
+          "bridge moves, and its liquidity (lpAdd: v2 LP added or a CL position minted; lpRemove: removed or burnt; "
+          "lpStake and lpUnstake in the gauge; lpCollect: CL fees collected; lpClaim: gauge emissions claimed; each "
+          "with the chain's own event name, the position as /liquidity-positions names it, and the exact amounts it "
+          "moved or paid). Each chain's records are those before its published snapshot's time, as far as its events "
+          "of each domain are indexed (`coverage`; a domain behind its snapshot makes meta.complete false). An address "
+          "with nothing is "
           "200 with no rows; follow pageInfo.nextCursor with the other parameters unchanged." + READS_ONLY),
     Route("/accounts/{address}/liquidity-positions", "account_liquidity_positions", liquidity.liquidity_positions,
           "One address's liquidity positions: v2 LP in the wallet and staked, CL NFTs, with fees and emissions",

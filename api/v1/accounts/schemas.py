@@ -5,7 +5,7 @@ from ...schema import ISO_TIME, RAW_INTEGER, array_of, nullable_ref, obj, ref
 from ..common.events_coverage import indexed_coverage_schema
 from ..common.schemas import CHAIN_ID, DECIMAL, LOWER_ADDRESS, NULLABLE_TIME
 from ..governance.schemas import ALLOCATION_COVERAGE
-from .activity import KINDS
+from .activity import KINDS, LIQUIDITY_EVENTS
 from ..xcore.schemas import qty
 
 COUNT = {"type": "integer", "minimum": 0}
@@ -126,8 +126,8 @@ AMOUNT_PROPS = {"raw": {**RAW_INTEGER, "type": ["string", "null"]},
                           "decimals are not known"}}
 AMOUNT = obj(AMOUNT_PROPS, "An exact token amount.")
 TOKEN_AMOUNT = obj({"token": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"],
-                              "description": "null: the vault's tokens are not known by the snapshot"},
-                    **AMOUNT_PROPS}, "An exact amount of one of the vault's tokens.")
+                              "description": "null: the token is not known (a vault's by its snapshot)"},
+                    **AMOUNT_PROPS}, "An exact amount of one token (raw null: the record moves none of it).")
 LOGGED_TARGETS = array_of("V1AccountLoggedWeight")
 ACTIVITY = obj({
     "chainId": CHAIN_ID,
@@ -136,7 +136,8 @@ ACTIVITY = obj({
              "lock*, veTransferIn, veTransferOut, veMerge, veSplit: a VotingEscrow log of one of its veNFTs (`lock`; "
              "a split is a record for the source, burnt, and one for each veNFT minted from it); "
              "claim: a reward paid to it (`claim`); "
-             "vaultDeposit, vaultRedemption (`vault`); xcore*: a move of its escrow-share token (`xcore`)"},
+             "vaultDeposit, vaultRedemption (`vault`); xcore*: a move of its escrow-share token (`xcore`); "
+             "lpAdd, lpRemove, lpStake, lpUnstake, lpCollect, lpClaim: one of its liquidity positions (`liquidity`)"},
     "id": {"type": "string", "description": "the record, unique on the chain: transaction hash and log index"},
     "at": {**ISO_TIME, "description": "the block time"},
     "blockNumber": COUNT,
@@ -186,6 +187,28 @@ ACTIVITY = obj({
         "srcChainId": {"type": ["integer", "null"]},
         "dstChainId": {"type": ["integer", "null"]},
     }), {"type": "null"}], "description": "xcore* only"},
+    "liquidity": {"oneOf": [obj({
+        "event": {"enum": list(LIQUIDITY_EVENTS), "description": "the chain's event: a v2 add or removal, a CL mint "
+                  "or burn, a stake or unstake in the gauge, a fee collect, an emission claim"},
+        "positionKind": {"enum": ["v2", "cl"]},
+        "positionId": {"type": "string", "description": "as /liquidity-positions names it: 'cl:<tokenId>' or "
+                       "'v2:<pool>'"},
+        "tokenId": {"type": ["string", "null"], "pattern": "^[0-9]+$"},
+        "pool": LOWER_ADDRESS,
+        "lp": ref("V1AccountAmount"),
+        "liquidity": ref("V1AccountAmount"),
+        "tickLower": {"type": ["integer", "null"]},
+        "tickUpper": {"type": ["integer", "null"]},
+        "amount0": ref("V1AccountTokenAmount"),
+        "amount1": ref("V1AccountTokenAmount"),
+        "fees0": ref("V1AccountTokenAmount"),
+        "fees1": ref("V1AccountTokenAmount"),
+        "emissions": ref("V1AccountTokenAmount"),
+        "staked": {"type": ["boolean", "null"], "description": "clMint: staked in the gauge at once"},
+    }, "lp: v2 LP tokens added, removed, staked or unstaked; liquidity: CL liquidity minted or burnt; amount0/1: the "
+       "tokens added or removed; fees0/1: trading fees collected (a removal, stake, collect or burn collects them); "
+       "emissions: gauge emissions claimed (an unstake or a claim); raw null where the event moves none"),
+        {"type": "null"}], "description": "lp* only"},
 }, "One record of an address's activity.")
 ACTIVITY_COVERAGE = obj({
     "chainId": CHAIN_ID,
@@ -193,7 +216,8 @@ ACTIVITY_COVERAGE = obj({
     **{domain: {"oneOf": [indexed_coverage_schema(f"{what} events", "records"), {"type": "null"}],
                 "description": f"how far the chain's {what} events are indexed; null: the chain has none, or no "
                 "kind of them was asked for"}
-       for domain, what in (("governance", "governance"), ("vaults", "vault"), ("xcore", "xCORE"))},
+       for domain, what in (("governance", "governance"), ("vaults", "vault"), ("xcore", "xCORE"),
+                            ("liquidity", "liquidity"))},
 }, "How far one chain's events of each domain are indexed.")
 ACTIVITY_PAGE = obj({
     "address": LOWER_ADDRESS,

@@ -1,6 +1,8 @@
 -- account_events of one chain's records with from_ts <= block time < to_ts, from the event tables
 -- of the domains in {domains} ('governance': vote_actions, escrow_events, claim_events; 'vaults':
--- vault_events; 'xcore': xcore_events). The fields of each kind are those /v1/accounts/{address}/
+-- vault_events; 'xcore': xcore_events; 'liquidity': liquidity_events, whose kinds become lpAdd (v2Add,
+-- clMint), lpRemove (v2Remove, clBurn), lpStake, lpUnstake, lpCollect and lpClaim, the position's kind
+-- and the event's own name in the detail). The fields of each kind are those /v1/accounts/{address}/
 -- activity serves (see migration 080): Voter transactions one record per transaction and veNFT
 -- (id <tx>-<first log>, the Voted and Abstained logs), VotingEscrow logs one record per owner on
 -- either side, a claim's log index its id's suffix (the subgraph's <tx>-<log>).
@@ -66,4 +68,23 @@ SELECT account, chain_id, toDateTime64(block_timestamp, 3, 'UTC'), block_number,
 FROM xcore_events FINAL
 WHERE has({domains:Array(String)}, 'xcore') AND chain_id = {chain_id:UInt32} AND account != ''
   AND kind IN ('deposit', 'exit', 'bridgeOut', 'bridgeIn') AND block_timestamp >= toDateTime64({from_ts:Int64}, 3, 'UTC')
+  AND block_timestamp < toDateTime64({to_ts:Int64}, 3, 'UTC')
+
+UNION ALL
+SELECT owner, chain_id, toDateTime64(block_timestamp, 3, 'UTC'), block_number, log_index,
+       multiIf(kind IN ('v2Add', 'clMint'), 'lpAdd', kind IN ('v2Remove', 'clBurn'), 'lpRemove',
+               kind IN ('v2Stake', 'clStake'), 'lpStake', kind IN ('v2Unstake', 'clUnstake'), 'lpUnstake',
+               kind = 'clCollect', 'lpCollect', 'lpClaim'),
+       id, transaction_hash,
+       formatRowNoNewline('JSONEachRow', kind AS event, position_id AS positionId, pool_address AS pool,
+           toString(token_id) AS tokenId, token0_address AS token0, token0_symbol AS symbol0,
+           token0_decimals AS decimals0, token1_address AS token1, token1_symbol AS symbol1,
+           token1_decimals AS decimals1, toString(lp_raw) AS lp, toString(liquidity_raw) AS liquidity,
+           tick_lower AS tickLower, tick_upper AS tickUpper, toString(amount0_raw) AS amount0,
+           toString(amount1_raw) AS amount1, toString(fees0_raw) AS fees0, toString(fees1_raw) AS fees1,
+           toString(emissions_raw) AS emissions, emissions_token AS emissionsToken,
+           emissions_symbol AS emissionsSymbol, emissions_decimals AS emissionsDecimals, staked)
+FROM liquidity_events FINAL
+WHERE has({domains:Array(String)}, 'liquidity') AND chain_id = {chain_id:UInt32} AND owner != ''
+  AND block_timestamp >= toDateTime64({from_ts:Int64}, 3, 'UTC')
   AND block_timestamp < toDateTime64({to_ts:Int64}, 3, 'UTC')
