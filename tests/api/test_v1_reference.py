@@ -174,7 +174,8 @@ def test_the_contract_is_the_v1_family_own(v1):
                                  "/v1/xcore", "/v1/xcore/rate-history", "/v1/xcore/epochs",
                                  "/v1/accounts/{address}/xcore", "/v1/accounts/{address}/voting-positions",
                                  "/v1/accounts/{address}/votes", "/v1/accounts/{address}/activity",
-                                 "/v1/accounts/{address}/rewards", "/v1/accounts/{address}/liquidity-positions"}
+                                 "/v1/accounts/{address}/rewards", "/v1/accounts/{address}/liquidity-positions",
+                                 "/v1/accounts/{address}/portfolio"}
     schemas = set(doc["components"]["schemas"])
     assert {"V1Chain", "V1Deployment", "V1Health", "V1ChainHealth", "V1Protocol", "V1ProtocolPeriods"} <= schemas
     assert not {"ProtocolSnapshot", "HistoryPoint", "Vault"} & schemas  # no /api/stats or /api/v1 schema

@@ -208,3 +208,11 @@ def test_an_accounts_liquidity_positions_through_the_generated_client(served, st
     model = operation(package, "accounts", "account_liquidity_positions").sync(provider, client=client, limit=5)
     assert type(model).__module__.startswith("v1_client.models.") and model.data.rows
     assert as_sent(model.to_dict()) == body(url + f"/v1/accounts/{provider}/liquidity-positions?limit=5")
+
+
+def test_an_accounts_portfolio_through_the_generated_client(served):
+    package, client, url = served
+    owner = body(url + "/v1/votes?view=current&limit=1")["data"]["rows"][0]["owner"]
+    model = operation(package, "accounts", "account_portfolio").sync(owner, client=client)
+    assert type(model).__module__.startswith("v1_client.models.") and model.data.chains
+    assert as_sent(model.to_dict()) == body(url + f"/v1/accounts/{owner}/portfolio")

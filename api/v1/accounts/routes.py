@@ -9,17 +9,32 @@ from ...validation import Param
 from ..common.params import CHAIN_IDS, CHAIN_UNAVAILABLE_DOC, MARKET_SECONDS
 from ..governance.routes import CURSOR, CURSOR_EXPIRED_DOC, VOTE_ERRORS, VOTE_FILTERS
 from ..xcore.state import TOKEN_NOT_DEPLOYED
-from . import activity, liquidity, liquidity_schemas, reward_schemas, rewards, schemas, voting, votes, xcore
+from . import (activity, liquidity, liquidity_schemas, portfolio, portfolio_schemas, reward_schemas, rewards, schemas,
+               voting, votes, xcore)
 
 __all__ = ["ROUTES", "SCHEMAS"]
 
-SCHEMAS = {**schemas.SCHEMAS, **reward_schemas.SCHEMAS, **liquidity_schemas.SCHEMAS}
+SCHEMAS = {**schemas.SCHEMAS, **reward_schemas.SCHEMAS, **liquidity_schemas.SCHEMAS, **portfolio_schemas.SCHEMAS}
 ADDRESS = Param("address", "address", "The wallet (or contract) address, either case", location="path")
 COMMON = dict(cache_seconds=MARKET_SECONDS, snapshot=True, multichain=True, tags=("accounts",))
 READS_ONLY = (" Reads only: a published answer is not authority to sign a transaction, and an indexed inventory may "
               "lag a confirmed receipt by up to a snapshot (15 minutes) plus the chain's `coverage` lag.")
 
 ROUTES = (
+    Route("/accounts/{address}/portfolio", "account_portfolio", portfolio.portfolio,
+          "One address's value per chain and in total, by kind", ref("V1AccountPortfolio"),
+          params=(ADDRESS, CHAIN_IDS), rests_on=xcore.canonical_rests_on, curation=True, valuations=True, **COMMON,
+          errors=(CHAIN_UNAVAILABLE_DOC,),
+          description="Per selected chain (default: all of them), at its published snapshot, the address's value by "
+          "kind, each read exactly as its own account route reads it: liquidity (v2 LP in the wallet and staked, CL "
+          "NFTs), liquidityFees and emissions (uncollected fees, unclaimed emissions), locked (core token in its "
+          "veNFTs), xcore (its xCORE's worth at the canonical rate) and rewards (its veNFTs' claimable bribe and fee "
+          "rewards); each in USD at the tokens' current prices (`prices`), with usdComplete. A kind the chain does "
+          "not have is unsupported; one whose state was not read, or that lacks a price, is flagged incomplete rather "
+          "than counted as zero. `totals` sum each kind across the chains, never kinds together; `holdings` sums what "
+          "the address holds (liquidity, locked, xcore), not what it has earned, and names those kinds. The answer "
+          "rests on the canonical xCORE chain, which values the others' shares. An address with nothing is 200 with "
+          "zero values." + READS_ONLY),
     Route("/accounts/{address}/activity", "account_activity", activity.activity,
           "One address's activity: votes, claims, vault deposits and redemptions, xCORE moves, liquidity",
           ref("V1AccountActivityPage"), params=(
