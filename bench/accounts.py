@@ -11,7 +11,10 @@ timed where a wallet's history is long: /voting-positions page 1, /activity page
   the snapshot's block;
 - vote_events: every veNFT's vote (1e18) at the end of each epoch ended in the 90 days before the
   snapshot, on the gauge with the most bribes, so each earns that gauge's bribes and fees (about
-  POSITIONS x 12 epochs x its reward tokens claimable rewards, all unclaimed).
+  POSITIONS x 12 epochs x its reward tokens claimable rewards, all unclaimed);
+- liquidity_position_snap15m: POSITIONS CL positions of the address at the snapshot, copies of the
+  devnet providers' CL positions there (round robin) under NFT ids of their own: /liquidity-positions
+  and /portfolio are timed for it.
 """
 from __future__ import annotations
 
@@ -71,6 +74,19 @@ CROSS JOIN (SELECT {{first:UInt64}} + number AS id FROM numbers({{n:UInt64}})) A
 CROSS JOIN (SELECT gauge_address AS gauge, pool_address AS pool FROM bribe_events FINAL WHERE chain_id = {{c:UInt32}}
             GROUP BY gauge_address, pool_address ORDER BY count() DESC, gauge_address LIMIT 1) AS g
 """
+CL_LATEST = f"FROM liquidity_position_snap15m FINAL WHERE chain_id = {{c:UInt32}} AND kind = 'cl' AND snapshot_at = {LATEST}"
+LIQUIDITY = f"""
+INSERT INTO liquidity_position_snap15m (account, chain_id, snapshot_at, position_id, block_number, block_timestamp, kind,
+                                        pool_address, token_id, liquidity_raw, staked_raw, amount0_raw, amount1_raw,
+                                        staked0_raw, staked1_raw, fees0_raw, fees1_raw, emissions_raw, tick_lower,
+                                        tick_upper)
+SELECT {{account:String}}, p.chain_id, p.snapshot_at, concat('cl:', toString({{first:UInt64}} + n.number)), p.block_number,
+       p.block_timestamp, 'cl', p.pool_address, toUInt256({{first:UInt64}} + n.number), p.liquidity_raw, p.staked_raw,
+       p.amount0_raw, p.amount1_raw, p.staked0_raw, p.staked1_raw, p.fees0_raw, p.fees1_raw, p.emissions_raw,
+       p.tick_lower, p.tick_upper
+FROM (SELECT number, number % (SELECT count() {CL_LATEST}) AS k FROM numbers({{n:UInt64}})) AS n
+INNER JOIN (SELECT toUInt64(row_number() OVER (ORDER BY account, position_id) - 1) AS k, * {CL_LATEST}) AS p USING (k)
+"""
 
 
 def heavy_account(client, chain_id: int) -> str:
@@ -80,10 +96,14 @@ def heavy_account(client, chain_id: int) -> str:
     client.command(VE_COUNT, parameters={"c": chain_id, "n": POSITIONS})
     client.command(RECORDS_SQL, parameters={**params, "n": RECORDS})
     client.command(VOTE_ROWS, parameters={**params, "n": POSITIONS})
+    client.command(LIQUIDITY, parameters={**params, "n": POSITIONS})
+    lp = client.command("SELECT count() FROM liquidity_position_snap15m FINAL WHERE account = {a:String}",
+                        parameters={"a": ACCOUNT})
     held = client.command("SELECT count() FROM account_events FINAL WHERE account = {a:String}", parameters={"a": ACCOUNT})
     votes = client.command("SELECT count() FROM vote_events FINAL WHERE owner = {a:String}", parameters={"a": ACCOUNT})
-    return (f"heavy account {ACCOUNT} on chain {chain_id}: {POSITIONS:,} veNFTs at the latest snapshot, {held:,} "
-            f"activity records and {votes:,} epoch-end votes over the {SPAN // 86400} days before it")
+    return (f"heavy account {ACCOUNT} on chain {chain_id}: {POSITIONS:,} veNFTs and {lp:,} liquidity positions at the "
+            f"latest snapshot, {held:,} activity records and {votes:,} epoch-end votes over the {SPAN // 86400} days "
+            "before it")
 
 
 def page_path(get_json: Callable[[str], dict], base: str, path: str, depth: int = DEPTH) -> str:

@@ -13,9 +13,10 @@ size of the dataset behind it:
 - /v1/pools/56/<CL pool>/ticks: the devnet's tables are 10-15 ticks, so chain 56's CL pool
   with the most ticks gets a synthetic 12,000-tick table at its latest snapshot before the APIs
   start (bench/ticks.py); page 1 and page 50 of its traversal, and page 50 / page 1 (goal <= 1.2);
-- /v1/accounts/<heavy account>/...: a made-up address with 1,000 veNFTs and 10,000 activity records
-  (bench/accounts.py), inserted likewise: /voting-positions page 1, /activity page 1 and page 50,
-  /rewards page 1 (every veNFT voting at each epoch's end: about 48,000 claimable rewards);
+- /v1/accounts/<heavy account>/...: a made-up address with 1,000 veNFTs, 1,000 CL liquidity positions
+  and 10,000 activity records (bench/accounts.py), inserted likewise: /voting-positions page 1,
+  /activity page 1 and page 50, /rewards page 1 (every veNFT voting at each epoch's end: about
+  48,000 claimable rewards), /liquidity-positions page 1 and /portfolio;
 - under load (bench/load.py, wrk): requests/s of cached 200s and of 304s as ratios to the
   hello-world's at the same worker count and concurrency, errors, and a soak of mixed requests
   with the resident memory of the warehouse and the API before and after.
@@ -58,7 +59,8 @@ V1_BOOK = QueryBook("v1")
 CORE = "{coreToken}"  # replaced by the core token's address (lower case, as the API parses it)
 HOLDER = "{xcoreHolder}"  # replaced by the account with the most xCORE moves on chain 56
 VOTER = "{veOwner}"  # replaced by the owner with the most Voter logs on chain 56
-HEAVY = "{heavyAccount}"  # the made-up account of bench/accounts.py: 1,000 veNFTs, 10,000 records
+HEAVY = "{heavyAccount}"  # the made-up account of bench/accounts.py: 1,000 veNFTs and positions, 10,000 records
+PROVIDER = "{lpProvider}"  # replaced by the account with the most liquidity positions at chain 56's newest snapshot
 
 # The routes measured: paths under /api/stats, then under /v1. What each runs as its raw SQL is
 # derived, not listed here: its handler's query files (@runs, Route.sql) with the values the
@@ -101,6 +103,10 @@ V1_ROUTES: tuple[str, ...] = (
     f"/accounts/{HEAVY}/voting-positions?limit=100",
     f"/accounts/{HEAVY}/activity?limit=100",
     f"/accounts/{HEAVY}/rewards?limit=100",
+    f"/accounts/{PROVIDER}/liquidity-positions?limit=100",
+    f"/accounts/{HEAVY}/liquidity-positions?limit=100",
+    f"/accounts/{VOTER}/portfolio",
+    f"/accounts/{HEAVY}/portfolio",
 )
 # A /v1 route whose path is known once the dataset is: the core token's price history over the 500
 # whole hours before chain 56's latest snapshot (one full page; every period holds four published
@@ -380,8 +386,11 @@ def main(argv: list[str] | None = None) -> int:
         voter = sql_client.command(  # the busiest voter (the owner of the most veNFTs may never vote)
             "SELECT argMax(owner, n) FROM (SELECT owner, count() AS n FROM vote_actions WHERE chain_id = "
             f"{STATS_CHAIN_ID} AND owner != '' GROUP BY owner)")
+        provider = sql_client.command(
+            "SELECT argMax(account, n) FROM (SELECT account, count() AS n FROM liquidity_position_snap15m WHERE "
+            f"chain_id = {STATS_CHAIN_ID} AND account != {{h:String}} GROUP BY account)", parameters={"h": heavy})
         names = {CORE: (core, "<coreToken>"), HOLDER: (holder, "<xCORE holder>"), VOTER: (voter, "<voter>"),
-                 HEAVY: (heavy, "<heavy account>")}
+                 HEAVY: (heavy, "<heavy account>"), PROVIDER: (provider, "<provider>")}
         http = http_client()
         plan = []  # (label, url path, SQL calls, items)
         print("tracing each route's handler for its SQL ...", flush=True)

@@ -11,8 +11,9 @@
 --   claimed: every indexed claim before indexed_until paid to the address (claim_events.owner: the
 --     veNFT's owner at the claim), whoever owns the veNFT now.
 -- A reward is keyed (chain, epoch, veNFT, gauge, kind, token) and is in at most one of the two.
--- Each event table is read once: `epochs` takes every ended epoch's Vote rows in one pass (the gauge's
--- votes and the owned veNFTs' among them), and one aggregation gives both the page and the sums:
+-- `epochs` takes every ended epoch's Vote rows in one pass (the gauge's votes and the owned veNFTs'
+-- among them); `claims` is inlined twice (ClickHouse does not materialize a CTE), so claim_events is
+-- read twice, each time only the address's and its veNFTs' claims; one aggregation gives both the page and the sums:
 -- one row per (chain, kind, status, token) over every page (amount, rewards, the claims' USD at
 -- claim time and how many lack it, how many amounts rest on a gauge epoch read before its end:
 -- fee_partial) with `page`, its first {limit} rewards in (chain_id, epoch newest first, venft_id,
