@@ -18,9 +18,9 @@ from typing import Any
 
 from ...routes import RequestContext, runs
 from ..common.decimals import fraction_text
-from ..common.events_coverage import deployment_covered, read_coverage
+from ..common.events_coverage import deployment_covered, read_coverages
 from ..common.prices import Boundary, prices_at
-from ..governance.bribes import events_coverage
+from ..governance.bribes import GOVERNANCE_EVENTS
 from ..xcore.state import XCORE_EVENTS, canonical_chain
 from .liquidity import Prices
 from .liquidity import chain_entry as liquidity_entry
@@ -74,7 +74,8 @@ async def portfolio(ctx: RequestContext) -> dict[str, Any]:
     async def none() -> list:
         return []
 
-    liquidity_sums, locks, xcore_rows, rewards, (covered, indexed), (xcovered, xindexed) = await asyncio.gather(
+    datasets = {d: cs for d, cs in ((GOVERNANCE_EVENTS, gov), (XCORE_EVENTS, xc)) if cs}
+    liquidity_sums, locks, xcore_rows, rewards, coverages = await asyncio.gather(
         ctx.rows("account_liquidity_chains", **chain_args(lp), core_tokens=[cores[c.chain_id] for c in lp], kind="")
         if lp else none(),
         ctx.rows("account_voting_chains", **chain_args(gov)) if gov else none(),
@@ -82,8 +83,8 @@ async def portfolio(ctx: RequestContext) -> dict[str, Any]:
                  observed=[c.snapshot.unix for c in xc]) if xc else none(),
         ctx.rows("account_rewards", **chain_args(gov), status="claimable", kind="", after=0, c_chain=0, c_epoch=0,
                  c_token=0, c_gauge="", c_kind="", c_reward="", limit=1) if gov else none(),
-        events_coverage(ctx, gov) if gov else asyncio.sleep(0, ([], {})),
-        read_coverage(ctx, xc, XCORE_EVENTS) if xc else asyncio.sleep(0, ([], {})))
+        read_coverages(ctx, datasets) if datasets else asyncio.sleep(0, {}))  # one query for both datasets
+    (covered, indexed), (xcovered, xindexed) = (coverages.get(d, ([], {})) for d in (GOVERNANCE_EVENTS, XCORE_EVENTS))
     deployment_covered(ctx, covered, indexed)
     deployment_covered(ctx, xcovered, xindexed)
     by_id = {c.chain_id: c for c in usable}

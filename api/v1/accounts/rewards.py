@@ -32,7 +32,8 @@ NO_PRICE_AT_CLAIM = "no_price_at_claim"  # a claimed reward's token had no USD p
 KIND_NOTES = {
     "bribe": "bribes deposited on a gauge in the epoch, shared by the votes for it at the epoch's end",
     "fee": "the pool's trading fees of the epoch, shared by the votes for its gauge at the epoch's end",
-    "emission": "core token streamed to liquidity staked in gauges: not indexed in this release (unknown, not zero)",
+    "emission": "core token streamed to liquidity staked in gauges, not to veNFTs: not listed here (unknown, not zero); "
+                "per position in /liquidity-positions (unclaimed) and /activity (lpClaim, lpUnstake: claimed)",
     "rebase": "the rewards distributor's rebase to veNFTs: not indexed in this release (unknown, not zero)",
 }
 

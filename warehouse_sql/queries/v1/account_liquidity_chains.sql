@@ -38,19 +38,23 @@ sums AS (
                 ('fees', token0, f0), ('fees', token1, f1), ('emissions', core, em)] AS leg
     GROUP BY chain_id, part, token
     HAVING raw > 0
-)
-SELECT u.chain_id AS chain_id, u.part AS part, u.token AS token, toString(u.raw) AS raw,
-       t.symbol AS symbol, t.decimals AS decimals, toUInt64(0) AS block_number, toUInt32(0) AS positions
-FROM sums AS u
-LEFT JOIN
-(
+),
+cores AS (
+    SELECT arrayJoin(arrayZip({chain_ids:Array(UInt32)}, {core_tokens:Array(String)})) AS ct, ct.1 AS chain_id,
+           ct.2 AS token
+),
+tokens AS (  -- the symbol and decimals of the sums' tokens and the core tokens at the snapshots
     SELECT chain_id, token_address, symbol, decimals
     FROM token_snap15m FINAL
     WHERE chain_id IN {chain_ids:Array(UInt32)}
       AND snapshot_at = {snapshot_ats:Array(DateTime64(3, 'UTC'))}[indexOf({chain_ids:Array(UInt32)}, chain_id)]
       AND snapshot_at IN {snapshot_ats:Array(DateTime64(3, 'UTC'))}
-      AND (chain_id, token_address) IN (SELECT chain_id, token FROM sums)
-) AS t ON t.chain_id = u.chain_id AND t.token_address = u.token
+      AND (chain_id, token_address) IN (SELECT chain_id, token FROM sums UNION ALL SELECT chain_id, token FROM cores)
+)
+SELECT u.chain_id AS chain_id, u.part AS part, u.token AS token, toString(u.raw) AS raw,
+       t.symbol AS symbol, t.decimals AS decimals, toUInt64(0) AS block_number, toUInt32(0) AS positions
+FROM sums AS u
+LEFT JOIN tokens AS t ON t.chain_id = u.chain_id AND t.token_address = u.token
 UNION ALL
 SELECT r.chain_id AS chain_id, 'read' AS part, '' AS token, '0' AS raw, NULL AS symbol, NULL AS decimals,
        r.block_number AS block_number, toUInt32(ifNull(c.n, 0)) AS positions
@@ -61,18 +65,6 @@ WHERE r.chain_id IN {chain_ids:Array(UInt32)}
 UNION ALL
 SELECT k.chain_id AS chain_id, 'core' AS part, k.token AS token, '0' AS raw, t.symbol AS symbol, t.decimals AS decimals,
        toUInt64(0) AS block_number, toUInt32(0) AS positions
-FROM
-(
-    SELECT arrayJoin(arrayZip({chain_ids:Array(UInt32)}, {core_tokens:Array(String)})) AS ct,
-           ct.1 AS chain_id, ct.2 AS token
-) AS k
-LEFT JOIN
-(
-    SELECT chain_id, token_address, symbol, decimals
-    FROM token_snap15m FINAL
-    WHERE chain_id IN {chain_ids:Array(UInt32)}
-      AND snapshot_at = {snapshot_ats:Array(DateTime64(3, 'UTC'))}[indexOf({chain_ids:Array(UInt32)}, chain_id)]
-      AND snapshot_at IN {snapshot_ats:Array(DateTime64(3, 'UTC'))}
-      AND token_address IN {core_tokens:Array(String)}
-) AS t ON t.chain_id = k.chain_id AND t.token_address = k.token
+FROM cores AS k
+LEFT JOIN tokens AS t ON t.chain_id = k.chain_id AND t.token_address = k.token
 SETTINGS join_use_nulls = 1
