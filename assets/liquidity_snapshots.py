@@ -48,5 +48,6 @@ def write_liquidity_positions(s: SnapshotStep) -> dict[str, int]:
     built = s.each(read, "liquidity positions")
     written = {TABLE: s.insert(TABLE, columns(COLUMNS, [r for _, rows in built for r in rows])),
                READS: s.insert(READS, columns(READ_COLUMNS, [m for m, _ in built if m is not None]))}
-    drop_days_before(s.client, TABLE, s.chain_id, kept_from)
+    for table in (TABLE, READS):  # a read marker never outlives its positions
+        drop_days_before(s.client, table, s.chain_id, kept_from)
     return written

@@ -58,3 +58,16 @@ def test_a_run_keeps_the_two_days_before_the_chains_newest_snapshot():
     # a backfill's later run of older snapshots: newer ones are stored, so it keeps none of its own
     older = [newest - RECENT_SECONDS - k * 900 for k in range(96)]
     assert all(t < recent_from(older, newest) for t in older)
+
+
+def test_the_liquidity_read_markers_go_with_their_days(client):
+    """liquidity_position_reads shares the positions' day partitions, so the same drop removes a
+    marker with its positions (a marker left alone would say "none" where the rows are gone)."""
+    times = [NEWEST - k * DAY for k in range(4)]
+    rows = [[56, datetime.fromtimestamp(t, tz=timezone.utc), 1, datetime.fromtimestamp(t, tz=timezone.utc), 3, 9]
+            for t in times]
+    client.insert("liquidity_position_reads", rows,
+                  column_names=["chain_id", "snapshot_at", "block_number", "block_timestamp", "owners", "positions"])
+    drop_days_before(client, "liquidity_position_reads", 56, NEWEST - RECENT_SECONDS)
+    kept = client.query("SELECT toYYYYMMDD(snapshot_at) FROM liquidity_position_reads ORDER BY 1").result_rows
+    assert [r[0] for r in kept] == [20251118, 20251119, 20251120]
