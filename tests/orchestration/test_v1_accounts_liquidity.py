@@ -138,7 +138,7 @@ def test_each_position_is_the_chains_at_the_snapshot_block(api, stack, owners):
             sums: dict = {}
             for r in served:
                 for leg in r["legs"]:
-                    part = "staked" if leg["where"] == "gauge" else "unstaked"
+                    part = {"gauge": "staked", "wallet": "unstaked", "vault": "vaults"}[leg["where"]]
                     for tok, q in ((r["pool"]["token0"], leg["amount0"]), (r["pool"]["token1"], leg["amount1"])):
                         sums[(part, tok["address"])] = sums.get((part, tok["address"]), 0) + int(q["raw"])
                 f = r["uncollectedFees"]
@@ -150,6 +150,39 @@ def test_each_position_is_the_chains_at_the_snapshot_block(api, stack, owners):
                     for t in p["tokens"]} == {k: v for k, v in sums.items() if v}
             assert all(c["positions"] == 0 for c in data["chains"] if c["chainId"] != cid and c["status"] == "observed")
     assert {("cl", True), ("cl", False), ("v2", True), ("v2", False), ("v2", ("wallet", "gauge"))} <= seen, seen
+
+
+def test_vault_shares_are_the_devnets(api, stack):
+    """The busiest vault user of each chain with vaults: its open shares at the snapshot (the sum of
+    its moves) and their part of the vault's totals, as the devnet's vault truth has them."""
+    checked = 0
+    _, body = every_row(api, f"/v1/accounts/{NOBODY}/liquidity-positions")
+    for chain in body["data"]["chains"]:
+        sim = stack.devnet.sim(chain["chainId"])
+        if chain["vaults"] is None:
+            assert not sim.vaults.vaults
+            continue
+        user = max(sim.vaults.by_user, key=lambda u: (len(sim.vaults.by_user[u]), u))
+        rows, first = every_row(api, f"/v1/accounts/{user}/liquidity-positions?kind=vault&chainIds={chain['chainId']}")
+        entry = first["data"]["chains"][0]
+        truth = stack.truth("vault-positions", chain["chainId"], user=user, block=entry["blockNumber"])
+        held = [p for p in truth["positions"] if p["shares"] != "0"]
+        assert [r["vault"] for r in rows] == sorted(p["vault"].lower() for p in held)
+        by_vault = {p["vault"].lower(): p for p in held}
+        for r in rows:
+            (leg,) = r["legs"]
+            t = by_vault[r["vault"]]
+            assert r["kind"] == "vault" and r["positionId"] == f"vault:{r['vault']}" and leg["where"] == "vault"
+            if entry["vaults"]["fromDeployment"]:
+                assert (leg["liquidity"]["raw"], leg["amount0"]["raw"], leg["amount1"]["raw"]) == (
+                    t["shares"], t["amount0"], t["amount1"])
+                checked += 1
+            else:
+                assert leg["liquidity"]["raw"] is None and leg["usd"] is None and not entry["complete"]
+        vault_part = next(p for p in entry["totals"] if p["part"] == "vaults")
+        assert {t["token"]["address"] for t in vault_part["tokens"]} <= {
+            a for r in rows for a in (r["pool"]["token0"]["address"], r["pool"]["token1"]["address"])}
+    assert checked
 
 
 def test_a_traversal_equals_the_unpaged_answer_and_kind_filters(api, owners):

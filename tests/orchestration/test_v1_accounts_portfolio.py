@@ -1,9 +1,9 @@
 """/v1/accounts/{address}/portfolio over the session's backfilled chains: for a liquidity provider
-who also votes, the busiest provider, chain 56's foundation (veNFTs, rewards, xCORE) and an address
-with nothing, each chain's kinds are what the account routes answer, valued at the prices the
+who also votes, the busiest provider, chain 56's foundation (veNFTs, rewards, xCORE), its busiest
+vault user and an address with nothing, each chain's kinds are what the account routes answer, valued at the prices the
 portfolio lists (liquidity, fees and emissions as /liquidity-positions sums them; locked core token
 as /voting-positions; xCORE's worth as /xcore; claimable rewards as /rewards), the totals are the
-chains' sums per kind and holdings sum liquidity, locked and xcore. Every answer is checked against
+chains' sums per kind and holdings sum liquidity, vaults, locked and xcore. Every answer is checked against
 /openapi.json."""
 from __future__ import annotations
 
@@ -31,8 +31,9 @@ def addresses(stack) -> list[str]:
     at = sim.now()
     providers = {o: len(sim.liquidity.positions_of(o, at)) for o in sim.liquidity.providers}
     voting = next(o for o in sim.liquidity.providers if o in set(sim.gov.voters) and providers[o])
+    vault_user = max(sim.vaults.by_user, key=lambda u: (len(sim.vaults.by_user[u]), u))
     return list(dict.fromkeys([voting, max(providers, key=lambda o: (providers[o], o)),
-                               sim.gov.chain.foundation_wallet.lower()]))
+                               sim.gov.chain.foundation_wallet.lower(), vault_user]))
 
 
 def usd(text: str | None) -> Fraction:
@@ -59,6 +60,7 @@ def test_each_kind_is_what_its_route_answers(api, stack, addresses):
             parts = {p["part"]: p for p in lpc["totals"]}
             assert kinds["liquidity"]["status"] == lpc["status"]
             assert close(kinds["liquidity"]["usd"], usd(parts["unstaked"]["usd"]) + usd(parts["staked"]["usd"]))
+            assert close(kinds["vaults"]["usd"], usd(parts["vaults"]["usd"]))
             assert close(kinds["liquidityFees"]["usd"], usd(parts["fees"]["usd"]))
             assert close(kinds["emissions"]["usd"], usd(parts["emissions"]["usd"]))
             assert kinds["liquidity"]["usdComplete"] == (parts["unstaked"]["usdComplete"] and parts["staked"]["usdComplete"])
@@ -86,9 +88,9 @@ def test_each_kind_is_what_its_route_answers(api, stack, addresses):
             assert close(total["usd"], sum((usd(p["usd"]) for p in have), Fraction(0)))
             assert total["usdComplete"] == all(p["usdComplete"] for p in have)
         held = [t for t in data["totals"] if t["kind"] in data["holdings"]["kinds"]]
-        assert data["holdings"]["kinds"] == ["liquidity", "locked", "xcore"]
+        assert data["holdings"]["kinds"] == ["liquidity", "vaults", "locked", "xcore"]
         assert close(data["holdings"]["usd"], sum((usd(t["usd"]) for t in held), Fraction(0)))
-    assert {"liquidity", "liquidityFees", "emissions", "locked", "xcore"} <= seen, seen
+    assert {"liquidity", "vaults", "liquidityFees", "emissions", "locked", "xcore"} <= seen, seen
     assert checked["locked"] and checked["xcore"], checked
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ...schema import ISO_TIME, array_of, nullable_ref, obj, ref
+from ..common.events_coverage import indexed_coverage_schema
 from ..common.schemas import CHAIN_ID, DECIMAL, LOWER_ADDRESS, NULLABLE_TIME
 from .liquidity import KINDS, PARTS
 
@@ -17,14 +18,17 @@ TOKEN = obj({"address": NULLABLE_ADDRESS, "symbol": {"type": ["string", "null"]}
              "decimals": {"type": ["integer", "null"], "minimum": 0, "description": "null: not known by the snapshot"}},
             "A token as the chain's snapshot lists it (address null: the snapshot does not list the pool).")
 LEG = obj({
-    "where": {"enum": ["wallet", "gauge"], "description": "wallet: held by the address (v2 LP tokens, or an unstaked "
-              "CL NFT); gauge: staked in the pool's gauge (earning emissions instead of trading fees)"},
+    "where": {"enum": ["wallet", "gauge", "vault"], "description": "wallet: held by the address (v2 LP tokens, or an "
+              "unstaked CL NFT); gauge: staked in the pool's gauge (earning emissions instead of trading fees); vault: "
+              "shares of an auto-managed vault (its strategy compounds the fees and emissions into them)"},
     "liquidity": ref("V1AccountAmount"),
     "amount0": ref("V1AccountAmount"),
     "amount1": ref("V1AccountAmount"),
     **VALUE,
 }, "One part of a position: its liquidity (v2: LP tokens, 18 decimals; CL: the position's liquidity, a raw integer "
-   "that is not a token quantity) and the token amounts it is worth at the snapshot block.")
+   "that is not a token quantity; vault: shares, in the vault's decimals) and the token amounts it is worth at the "
+   "snapshot block (a vault's shares: their part of its totals, rounded down; raw null where the chain's vault events "
+   "are not indexed from its deployment on, so the shares are not known).")
 RANGE = obj({
     "tickLower": {"type": "integer"},
     "tickUpper": {"type": "integer"},
@@ -54,11 +58,13 @@ OBSERVATION = obj({"blockNumber": COUNT, "at": ISO_TIME},
 POSITION = obj({
     "chainId": CHAIN_ID,
     "positionId": {"type": "string", "description": "'cl:<tokenId>' for a CL NFT, 'v2:<pool>' for the address's LP "
-                   "of a v2 pool; unique per chain and address, the page order"},
+                   "of a v2 pool, 'vault:<vault>' for its shares of an auto-managed vault; unique per chain and "
+                   "address, the page order"},
     "kind": {"enum": list(KINDS)},
-    "tokenId": {"type": ["string", "null"], "pattern": "^[0-9]+$", "description": "the NFT (CL); null for v2"},
+    "tokenId": {"type": ["string", "null"], "pattern": "^[0-9]+$", "description": "the NFT (CL); null otherwise"},
+    "vault": {**NULLABLE_ADDRESS, "description": "the auto-managed vault (kind vault); null otherwise"},
     "pool": ref("V1AccountLiquidityPool"),
-    "range": nullable_ref("V1AccountLiquidityRange", "CL only"),
+    "range": nullable_ref("V1AccountLiquidityRange", "a CL position's, or a CL vault's current range"),
     "staked": {"type": "boolean", "description": "some of it is staked in the gauge"},
     "legs": {**array_of("V1AccountLiquidityLeg"), "description": "v2: the wallet's LP and the gauge's, each when "
              "nonzero, kept apart; CL: the one NFT, in the wallet or the gauge"},
@@ -72,7 +78,8 @@ PART_TOKEN = obj({"token": ref("V1AccountLiquidityToken"), "amount": ref("V1Acco
                  "One token's sum in one part.")
 PART = obj({
     "part": {"enum": list(PARTS), "description": "unstaked: in the wallet (v2 LP) or unstaked NFTs; staked: in gauges; "
-             "fees: uncollected trading fees; emissions: unclaimed gauge emissions"},
+             "vaults: what its auto-managed vault shares hold; fees: uncollected trading fees; emissions: unclaimed "
+             "gauge emissions"},
     "tokens": array_of("V1AccountLiquidityPartToken"),
     "usd": {**NULLABLE_USD, "description": "the USD of the part's tokens that have a price (never across parts); null "
             "when none has"},
@@ -87,8 +94,10 @@ CHAIN = obj({
     "blockNumber": {"type": ["integer", "null"], "minimum": 0},
     "positions": {"type": ["integer", "null"], "minimum": 0, "description": "the address's open positions (every "
                   "page of the filtered answer); null unless observed"},
-    "totals": {**array_of("V1AccountLiquidityPart"), "description": "per part: unstaked, staked, fees, emissions"},
-    "complete": {"type": "boolean", "description": "observed"},
+    "totals": {**array_of("V1AccountLiquidityPart"), "description": "per part: " + ", ".join(PARTS)},
+    "complete": {"type": "boolean", "description": "observed, and (on a chain with vaults) its vault events indexed "
+                 "from its deployment and not behind"},
+    "vaults": nullable_ref("V1AccountVaultCoverage", "null: the chain has no vaults"),
 }, "The address's liquidity on one selected chain, summed over every page.")
 PRICE = obj({
     "chainId": CHAIN_ID,
@@ -105,7 +114,13 @@ PAGE = obj({
                "use, by chain and token"},
 }, "A page of one address's liquidity positions on the selected chains.")
 
-SCHEMAS = {"V1AccountLiquidityValue": obj(VALUE, "The legs' value together."), "V1AccountLiquidityToken": TOKEN, "V1AccountLiquidityLeg": LEG, "V1AccountLiquidityRange": RANGE,
+VAULT_COVERAGE = obj({
+    **indexed_coverage_schema("vault events", "vault moves")["properties"],
+    "fromDeployment": {"type": "boolean", "description": "the chain's vault events are indexed from its deployment "
+                       "on, so the sum of an address's moves is its balance of shares"},
+}, "How far one chain's vault events are indexed, and whether from its deployment.")
+
+SCHEMAS = {"V1AccountVaultCoverage": VAULT_COVERAGE, "V1AccountLiquidityValue": obj(VALUE, "The legs' value together."), "V1AccountLiquidityToken": TOKEN, "V1AccountLiquidityLeg": LEG, "V1AccountLiquidityRange": RANGE,
            "V1AccountLiquidityPool": POOL, "V1AccountLiquidityFees": FEES, "V1AccountLiquidityEmissions": EMISSIONS,
            "V1AccountLiquidityObservation": OBSERVATION, "V1AccountLiquidityPosition": POSITION,
            "V1AccountLiquidityPartToken": PART_TOKEN, "V1AccountLiquidityPart": PART, "V1AccountLiquidityChain": CHAIN,

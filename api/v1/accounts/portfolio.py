@@ -1,14 +1,15 @@
 """Handler of /v1/accounts/{address}/portfolio: per selected chain, at its published snapshot, what
 the other account routes give summed by kind and valued in USD, and the kinds summed across chains.
 
-Kinds: `liquidity` (v2 LP in the wallet and staked, CL NFTs: their token amounts), `liquidityFees`
+Kinds: `liquidity` (v2 LP in the wallet and staked, CL NFTs: their token amounts), `vaults` (what its
+auto-managed vault shares hold), `liquidityFees`
 (uncollected trading fees), `emissions` (unclaimed gauge emissions), `locked` (core token locked in
 the address's veNFTs), `xcore` (its escrow-share token's worth in core token at the canonical rate),
 `rewards` (claimable bribe and trading-fee rewards of its veNFTs). Each is read exactly as its own
 route reads it (the same queries), so the two never disagree. A kind a chain does not have is
 `unsupported` there; one whose state the chain did not read, or that lacks a price, says so:
 a sum that misses a part is flagged incomplete, never silently smaller. `holdings` sums the kinds
-the address holds (liquidity, locked, xcore), never the earnings, and says which it sums.
+the address holds (liquidity, vaults, locked, xcore), never the earnings, and says which it sums.
 """
 from __future__ import annotations
 
@@ -22,14 +23,15 @@ from ..common.events_coverage import deployment_covered, read_coverages
 from ..common.prices import Boundary, prices_at
 from ..governance.bribes import GOVERNANCE_EVENTS
 from ..xcore.state import XCORE_EVENTS, canonical_chain
-from .liquidity import Prices
+from .liquidity import VAULT_EVENTS, Prices
 from .liquidity import chain_entry as liquidity_entry
 from .voting import chain_entry as voting_entry
 from .xcore import _entry as xcore_entry
 
-KINDS = ("liquidity", "liquidityFees", "emissions", "locked", "xcore", "rewards")
-HOLDINGS = ("liquidity", "locked", "xcore")
-_LIQUIDITY_PARTS = {"liquidity": ("unstaked", "staked"), "liquidityFees": ("fees",), "emissions": ("emissions",)}
+KINDS = ("liquidity", "vaults", "liquidityFees", "emissions", "locked", "xcore", "rewards")
+HOLDINGS = ("liquidity", "vaults", "locked", "xcore")
+_LIQUIDITY_PARTS = {"liquidity": ("unstaked", "staked"), "vaults": ("vaults",), "liquidityFees": ("fees",),
+                    "emissions": ("emissions",)}
 
 
 def _part(kind: str, status: str, values: list[Fraction | None], complete: bool = True) -> dict[str, Any]:
@@ -74,7 +76,8 @@ async def portfolio(ctx: RequestContext) -> dict[str, Any]:
     async def none() -> list:
         return []
 
-    datasets = {d: cs for d, cs in ((GOVERNANCE_EVENTS, gov), (XCORE_EVENTS, xc)) if cs}
+    vc = [c for c in lp if book[c.chain_id].has_vaults]
+    datasets = {d: cs for d, cs in ((GOVERNANCE_EVENTS, gov), (XCORE_EVENTS, xc), (VAULT_EVENTS, vc)) if cs}
     liquidity_sums, locks, xcore_rows, rewards, coverages = await asyncio.gather(
         ctx.rows("account_liquidity_chains", **chain_args(lp), core_tokens=[cores[c.chain_id] for c in lp], kind="")
         if lp else none(),
@@ -84,9 +87,11 @@ async def portfolio(ctx: RequestContext) -> dict[str, Any]:
         ctx.rows("account_rewards", **chain_args(gov), status="claimable", kind="", after=0, c_chain=0, c_epoch=0,
                  c_token=0, c_gauge="", c_kind="", c_reward="", limit=1) if gov else none(),
         read_coverages(ctx, datasets) if datasets else asyncio.sleep(0, {}))  # one query for both datasets
-    (covered, indexed), (xcovered, xindexed) = (coverages.get(d, ([], {})) for d in (GOVERNANCE_EVENTS, XCORE_EVENTS))
-    deployment_covered(ctx, covered, indexed)
-    deployment_covered(ctx, xcovered, xindexed)
+    (covered, indexed), (xcovered, xindexed), (vcovered, vindexed) = (
+        coverages.get(d, ([], {})) for d in (GOVERNANCE_EVENTS, XCORE_EVENTS, VAULT_EVENTS))
+    for cov, idx in ((covered, indexed), (xcovered, xindexed), (vcovered, vindexed)):
+        deployment_covered(ctx, cov, idx)
+    vcover = {c["chainId"]: c for c in vcovered}
     by_id = {c.chain_id: c for c in usable}
     wanted = sorted({(int(r["chain_id"]), r["token"]) for r in liquidity_sums if r["token"]}
                     | {(int(r["chain_id"]), r["token_address"]) for r in rewards}
@@ -107,18 +112,19 @@ async def portfolio(ctx: RequestContext) -> dict[str, Any]:
         return prices.usd(cid, {"address": cores[cid], "symbol": None, "decimals": 18}, raw)
 
     def _chain(c, has_lp: bool, has_gov: bool, has_xcore: bool) -> dict[str, Any]:
-        cid, has = c.chain_id, {"liquidity": has_lp, "liquidityFees": has_lp, "emissions": has_lp, "locked": has_gov,
-                                "xcore": has_xcore, "rewards": has_gov}
+        cid, has = c.chain_id, {"liquidity": has_lp, "vaults": has_lp, "liquidityFees": has_lp, "emissions": has_lp,
+                                "locked": has_gov, "xcore": has_xcore, "rewards": has_gov}
         if not c.snapshot:  # no published snapshot: every kind it has is unknown
             return {"chainId": cid, "status": "unavailable", "snapshotAt": None,
                     "kinds": [_part(k, "unavailable", []) if has[k] else _unsupported(k) for k in KINDS]}
         parts = {k: _unsupported(k) for k in KINDS}
         if has_lp:
-            entry = liquidity_entry(c, [r for r in liquidity_sums if int(r["chain_id"]) == cid], prices)
+            entry = liquidity_entry(c, [r for r in liquidity_sums if int(r["chain_id"]) == cid], prices, vcover.get(cid))
             totals = {t["part"]: t for t in entry["totals"]}
             for kind, names in _LIQUIDITY_PARTS.items():
                 values = [None if t["usd"] is None else Fraction(t["usd"]) for n in names for t in totals[n]["tokens"]]
-                parts[kind] = _part(kind, entry["status"], values)
+                whole = kind != "vaults" or entry["complete"]  # a partial sum of vault moves is no balance
+                parts[kind] = _part(kind, entry["status"], values, whole)
         if has_gov:
             v = voting_entry(c, lock_rows.get(cid), cover.get(cid))
             locked = None if v["locked"]["raw"] is None else int(v["locked"]["raw"])

@@ -27,12 +27,12 @@ ROUTES = (
           errors=(CHAIN_UNAVAILABLE_DOC,),
           description="Per selected chain (default: all of them), at its published snapshot, the address's value by "
           "kind, each read exactly as its own account route reads it: liquidity (v2 LP in the wallet and staked, CL "
-          "NFTs), liquidityFees and emissions (uncollected fees, unclaimed emissions), locked (core token in its "
+          "NFTs), vaults (what its vault shares hold), liquidityFees and emissions (uncollected fees, unclaimed emissions), locked (core token in its "
           "veNFTs), xcore (its xCORE's worth at the canonical rate) and rewards (its veNFTs' claimable bribe and fee "
           "rewards); each in USD at the tokens' current prices (`prices`), with usdComplete. A kind the chain does "
           "not have is unsupported; one whose state was not read, or that lacks a price, is flagged incomplete rather "
           "than counted as zero. `totals` sum each kind across the chains, never kinds together; `holdings` sums what "
-          "the address holds (liquidity, locked, xcore), not what it has earned, and names those kinds. The answer "
+          "the address holds (liquidity, vaults, locked, xcore), not what it has earned, and names those kinds. The answer "
           "rests on the canonical xCORE chain, which values the others' shares. An address with nothing is 200 with "
           "zero values." + READS_ONLY),
     Route("/accounts/{address}/activity", "account_activity", activity.activity,
@@ -61,7 +61,8 @@ ROUTES = (
           "One address's liquidity positions: v2 LP in the wallet and staked, CL NFTs, with fees and emissions",
           ref("V1AccountLiquidityPositions"),
           params=(ADDRESS, CHAIN_IDS,
-                  Param("kind", "enum", "Only v2 or only CL positions (default both)", choices=liquidity.KINDS),
+                  Param("kind", "enum", "Only v2, only CL or only vault positions (default all)",
+                        choices=liquidity.KINDS),
                   Param("limit", "integer", "Positions per page", default=100, minimum=1, maximum=500), CURSOR),
           feature="liquidityPositions", paginated=True, curation=True, valuations=True, **COMMON,
           errors=(CHAIN_UNAVAILABLE_DOC, CURSOR_EXPIRED_DOC),
@@ -69,12 +70,14 @@ ROUTES = (
           "liquidity positions at the chain's published snapshot block, as the chain's LpSugar (Velodrome's Sugar) "
           "answered there, in (chainId, positionId) pages: a v2 pool's LP tokens in the wallet and staked in the "
           "gauge (one position, two legs kept apart), a CL NFT staked or not with its range (ticks, prices, in range "
-          "or not); the token amounts at the block, the trading fees not yet collected (wallet LP and unstaked NFTs) "
+          "or not), and its shares of auto-managed vaults (the sum of its indexed deposits and withdrawals, known where "
+          "the chain's vault events are indexed from its deployment on, and their part of the vault's totals); the token "
+          "amounts at the block, the trading fees not yet collected (wallet LP and unstaked NFTs) "
           "and the gauge emissions not yet claimed (staked liquidity), each valued at the token's current price at "
           "the snapshot as /v1/prices gives it (`prices` lists every one with its observation, or the reason it has "
           "none: a value needing a missing price is null, the amounts stay). Staked values are those at the "
           "snapshot block, not as of the address's last action; paging runs over positions, not pools. `chains` "
-          "sums every position of the address per part (unstaked, staked, fees, emissions) and token, and per part "
+          "sums every position of the address per part (unstaked, staked, vaults, fees, emissions) and token, and per part "
           "in USD with usdComplete; parts are never added together. A chain whose positions were not read at its "
           "snapshot is `not_read` (unknown, not none). An address with nothing is 200 with no rows." + READS_ONLY),
     Route("/accounts/{address}/xcore", "account_xcore", xcore.account_xcore,
