@@ -156,7 +156,7 @@ def chain_entry(c, sums: list[dict[str, Any]], prices: Prices, vaults: dict[str,
         parts.append({"part": part, "tokens": tokens, **_total(values)})
     return {"chainId": c.chain_id, "status": status, "snapshotAt": c.snapshot.at_iso if c.snapshot else None,
             "blockNumber": int(read["block_number"]) if read else None,
-            "positions": int(read["positions"]) if read else None, "totals": parts,
+            "positions": sum(int(r["raw"]) for r in sums if r["part"] == "positions") if read else None, "totals": parts,
             "complete": status == "observed" and vaults_known and not (vaults or {}).get("behind"), "vaults": vaults}
 
 

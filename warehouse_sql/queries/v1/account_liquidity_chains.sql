@@ -5,8 +5,9 @@
 -- auto-managed vault shares hold, the trading fees not yet collected and the unclaimed emissions
 -- (`part`: 'unstaked', 'staked', 'vaults', 'fees', 'emissions', the last in the chain's core token;
 -- the positions as account_liquidity_positions.sql reads them), with the token's symbol and decimals at the
--- snapshot: one row per (chain, part, token) with a nonzero sum. Then one `part` 'read' row per
--- chain read at its snapshot: its block and the address's position count there (`positions`); and
+-- snapshot: one row per (chain, part, token) with a nonzero sum, and per chain one `part` 'positions'
+-- row whose raw is the address's position count there (none: no position). Then one `part` 'read'
+-- row per chain read at its snapshot, with its block; and
 -- one `part` 'core' row per chain: its core token (the emissions') with its symbol and decimals
 -- (NULL when the snapshot does not list it).
 -- {kind:String}: 'v2', 'cl', 'vault' or '' (all). Raw sums as text.
@@ -59,12 +60,12 @@ mine AS (
     SELECT *, {core_tokens:Array(String)}[indexOf({chain_ids:Array(UInt32)}, chain_id)] AS core
     FROM (SELECT * FROM lp UNION ALL SELECT * FROM vaults)
 ),
-sums AS (
+sums AS (  -- one pass over the positions: each part per token, and their count (part 'positions')
     SELECT chain_id, leg.1 AS part, ifNull(leg.2, '') AS token, sum(leg.3) AS raw
     FROM mine
     ARRAY JOIN [('unstaked', token0, a0), ('unstaked', token1, a1), ('staked', token0, s0), ('staked', token1, s1),
                 ('vaults', token0, v0), ('vaults', token1, v1), ('fees', token0, f0), ('fees', token1, f1),
-                ('emissions', core, em)] AS leg
+                ('emissions', core, em), ('positions', '', toUInt256(1))] AS leg
     GROUP BY chain_id, part, token
     HAVING raw > 0
 ),
@@ -72,28 +73,26 @@ cores AS (
     SELECT arrayJoin(arrayZip({chain_ids:Array(UInt32)}, {core_tokens:Array(String)})) AS ct, ct.1 AS chain_id,
            ct.2 AS token
 ),
-tokens AS (  -- the symbol and decimals of the sums' tokens and the core tokens at the snapshots
+tokens AS (  -- every token of the snapshots (tens per chain): filtering by the sums' would read them again
     SELECT chain_id, token_address, symbol, decimals
     FROM token_snap15m FINAL
     WHERE chain_id IN {chain_ids:Array(UInt32)}
       AND snapshot_at = {snapshot_ats:Array(DateTime64(3, 'UTC'))}[indexOf({chain_ids:Array(UInt32)}, chain_id)]
       AND snapshot_at IN {snapshot_ats:Array(DateTime64(3, 'UTC'))}
-      AND (chain_id, token_address) IN (SELECT chain_id, token FROM sums UNION ALL SELECT chain_id, token FROM cores)
 )
 SELECT u.chain_id AS chain_id, u.part AS part, u.token AS token, toString(u.raw) AS raw,
-       t.symbol AS symbol, t.decimals AS decimals, toUInt64(0) AS block_number, toUInt32(0) AS positions
+       t.symbol AS symbol, t.decimals AS decimals, toUInt64(0) AS block_number
 FROM sums AS u
 LEFT JOIN tokens AS t ON t.chain_id = u.chain_id AND t.token_address = u.token
 UNION ALL
 SELECT r.chain_id AS chain_id, 'read' AS part, '' AS token, '0' AS raw, NULL AS symbol, NULL AS decimals,
-       r.block_number AS block_number, toUInt32(ifNull(c.n, 0)) AS positions
+       r.block_number AS block_number
 FROM liquidity_position_reads AS r FINAL
-LEFT JOIN (SELECT chain_id, count() AS n FROM mine GROUP BY chain_id) AS c ON c.chain_id = r.chain_id
 WHERE r.chain_id IN {chain_ids:Array(UInt32)}
   AND r.snapshot_at = {snapshot_ats:Array(DateTime64(3, 'UTC'))}[indexOf({chain_ids:Array(UInt32)}, r.chain_id)]
 UNION ALL
 SELECT k.chain_id AS chain_id, 'core' AS part, k.token AS token, '0' AS raw, t.symbol AS symbol, t.decimals AS decimals,
-       toUInt64(0) AS block_number, toUInt32(0) AS positions
+       toUInt64(0) AS block_number
 FROM cores AS k
 LEFT JOIN tokens AS t ON t.chain_id = k.chain_id AND t.token_address = k.token
 SETTINGS join_use_nulls = 1

@@ -89,8 +89,7 @@ LEFT JOIN
     FROM pool_snap15m FINAL
     WHERE chain_id IN chain_ids
       AND snapshot_at = snapshot_ats[indexOf(chain_ids, chain_id)]
-      AND snapshot_at IN snapshot_ats
-      AND (chain_id, pool_address) IN (SELECT chain_id, pool_address FROM positions)
+      AND snapshot_at IN snapshot_ats  -- every pool of the snapshots (tens): filtering by the page's would read it twice
 ) AS s ON s.chain_id = p.chain_id AND s.pool_address = p.pool_address
 ORDER BY chain_id, position_id
 SETTINGS join_use_nulls = 1
