@@ -8,8 +8,9 @@ read at or before the chain's pinned snapshot), accepted only if T - sampledAt i
 limit (`Settings.price_max_age_seconds`). Otherwise it is null with one reason, the first that
 holds: `before_first_market_activity` (T is at or before the chain's first market activity),
 `no_price_observation` (no observation with a price at or before T), `price_observation_too_old`.
-Every boundary of a request is answered by one query (`prices_at.sql`), whatever its tokens,
-chains and times.
+Every boundary of a request is answered by one query (`prices_at.sql`) over the recent
+observations, whatever its tokens, chains and times, and a second over the whole history only for
+the boundaries the first leaves without an observation of some kind (`RECENT_SECONDS`).
 """
 from __future__ import annotations
 
@@ -72,18 +73,37 @@ class PriceAt:
         return None if found is None else float(self.row["p_price"])
 
 
+# The observations read first: those this long before the earliest boundary. Every boundary whose
+# latest priced, canonical and historical observations are all inside is answered exactly (anything
+# older is older than them); the others are read again from the first observation on.
+RECENT_SECONDS = 2 * 86400
+
+
 async def prices_at(ctx: RequestContext, chains: list[ChainCoverage], wanted: list[Boundary]) -> list[PriceAt]:
     """The price of every wanted boundary, in order; `chains` are the boundaries' chains, each with
-    its pinned snapshot."""
+    its pinned snapshot. Two reads at most (RECENT_SECONDS): the whole history only for the
+    boundaries that lack an observation of some kind in the recent one (a token without a price, or
+    one whose valuations stopped), which is where the reason for a missing price comes from."""
     if not wanted:
         return []
-    tokens = sorted({key(b.chain_id, b.address) for b in wanted})
+    found = await _read(ctx, chains, wanted, min(b.at for b in wanted) - RECENT_SECONDS)
+    again = [i for i, row in enumerate(found) if not (row["p_source"] and row["c_source"] and row["h_source"])]
+    if again:
+        older = await _read(ctx, chains, [wanted[i] for i in again], 0)
+        for i, row in zip(again, older):
+            found[i] = row
+    return [PriceAt(b.at, bool(row["listed"]), row) for b, row in zip(wanted, found)]
+
+
+async def _read(ctx: RequestContext, chains: list[ChainCoverage], wanted: list[Boundary], from_ts: int) -> list[dict]:
+    """prices_at.sql's row of every wanted boundary, in order, from the observations sampled at or after
+    from_ts (Unix seconds) up to the latest boundary."""
     rows = await ctx.rows(
         "prices_at",
         chain_ids=[c.chain_id for c in chains], pinned=[c.snapshot.unix for c in chains],
-        snapshot_ats=[c.snapshot.param for c in chains], tokens=tokens, curation=ctx.coverage.curation.digest,
-        from_ts=0, to_ts=max(b.at for b in wanted),  # every stored observation up to the latest boundary
+        snapshot_ats=[c.snapshot.param for c in chains], tokens=sorted({key(b.chain_id, b.address) for b in wanted}),
+        curation=ctx.coverage.curation.digest, from_ts=max(from_ts, 0), to_ts=max(b.at for b in wanted),
         b_tokens=[key(b.chain_id, b.address) for b in wanted], b_ats=[b.at for b in wanted],
     )
     by_index = {int(r["b"]): r for r in rows}
-    return [PriceAt(b.at, bool(by_index[i + 1]["listed"]), by_index[i + 1]) for i, b in enumerate(wanted)]
+    return [by_index[i + 1] for i in range(len(wanted))]
