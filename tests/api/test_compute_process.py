@@ -5,12 +5,14 @@ keeps answering, and the child of a worker killed outright exits and leaves no s
 """
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import os
 import pickle
 import select
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -157,24 +159,52 @@ def test_a_worker_killed_outright_leaves_no_socket_folder(fresh_settings, fresh_
         server.stop()
 
 
+IN_MOVED_TO = 0x80  # inotify: a name moved into the watched folder (Sanic renames a bound socket into place)
+
+
+class FolderWatch:
+    """The names moved into a folder, as the kernel reports them (Linux inotify): a test waits on the
+    event itself instead of polling for the path."""
+
+    def __init__(self, folder: str):
+        self.libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        self.fd = self.libc.inotify_init1(os.O_CLOEXEC)
+        assert self.fd >= 0 and self.libc.inotify_add_watch(self.fd, folder.encode(), IN_MOVED_TO) >= 0
+
+    def wait_for(self, name: str, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            readable, _, _ = select.select([self.fd], [], [], max(deadline - time.monotonic(), 0))
+            assert readable, f"{name} did not appear within {timeout} s"
+            data, at = os.read(self.fd, 4096), 0
+            while at < len(data):  # struct inotify_event: wd, mask, cookie, len, name[len]
+                _wd, _mask, _cookie, size = struct.unpack_from("iIII", data, at)
+                if data[at + 16:at + 16 + size].rstrip(b"\0") == name.encode():
+                    return
+                at += 16 + size
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
 def test_a_request_sent_as_the_childs_socket_appears_is_answered(fresh_settings, fresh_data):
     """Its worker polls the child from the moment it starts, so a connection can arrive as soon as
     the socket's path exists: it must reach the socket that serves (a socket bound, then replaced
     by another before serving, would hold that connection unanswered)."""
     with tempfile.TemporaryDirectory(prefix="t-") as short:
         path = os.path.join(short, "socket")
+        watch = FolderWatch(short)  # before the child starts: its first socket is not missed
         child = subprocess.Popen([sys.executable, "-m", CHILD_MODULE, path], stdin=subprocess.PIPE)
         try:
             child.stdin.write(pickle.dumps((fresh_settings, ("stats",))))
             child.stdin.close()
-            deadline = time.monotonic() + 60
-            while not os.path.exists(path) and time.monotonic() < deadline:
-                time.sleep(0.0005)
+            watch.wait_for("socket", 60)
             with socket.socket(socket.AF_UNIX) as conn:
                 conn.connect(path)
                 conn.settimeout(30)
                 conn.sendall(b"GET /api/stats/openapi.json HTTP/1.1\r\nhost: compute\r\nconnection: close\r\n\r\n")
                 assert conn.recv(12) == b"HTTP/1.1 200"
         finally:
+            watch.close()
             child.kill()
             child.wait(10)
