@@ -101,8 +101,8 @@ def position(r: dict[str, Any], prices: Prices, core: dict[str, Any], vaults_kno
                 "amount0": quantity(a0, t0["decimals"]), "amount1": quantity(a1, t1["decimals"]), **value}
 
     if vault:  # a partial sum of moves is no balance
-        known = vaults_known
-        legs = [leg("vault", *((liquidity, int(r["amount0_raw"]), int(r["amount1_raw"])) if known else (None,) * 3))]
+        legs = [leg("vault", *((liquidity, int(r["amount0_raw"]), int(r["amount1_raw"])) if vaults_known
+                               else (None,) * 3))]
     elif cl:
         legs = [leg("gauge", liquidity, int(r["staked0_raw"]), int(r["staked1_raw"])) if staked
                 else leg("wallet", liquidity, int(r["amount0_raw"]), int(r["amount1_raw"]))]
