@@ -403,7 +403,9 @@ class ChainSim:
         }
 
     def core_total_supply(self, ts: int) -> int:
-        return int(self.core.spec.supply) * self.core.unit + self.gov.emitted_until(ts)
+        """The initial supply, the minter's weekly emissions and the rebases it minted (sim/rebases.py)."""
+        initial = int(self.core.spec.supply) * self.core.unit
+        return initial + self.gov.emitted_until(ts) + self.gov.rebases.minted_until(ts)
 
     def bribe_totals(self, epoch: int | None = None) -> list[dict] | dict:
         head_ts = self.block_ts(self.head())
@@ -512,6 +514,8 @@ class ChainSim:
             "bridge": self.bridge is not None,
             "xcore": self.xcore is not None,
             "liquidityPositions": True,  # every chain's book names its LpSugar (rpc/liquidity.py)
+            # the RewardsDistributor's rebases (sim/rebases.py); /book lists it only when asked (deployments.chain_book)
+            "rebases": "rewardsDistributor" in self.contracts and "votingEscrow" in self.contracts,
         }
 
     def book_facts(self) -> dict:
@@ -580,6 +584,9 @@ class ChainSim:
             h.update(repr((lk.token_id, lk.hist_ts, lk.hist)).encode())
         for r in self.gov.book.events:
             h.update(repr(sorted(r.items())).encode())
+        for rows in (self.gov.rebases.checkpoints, self.gov.rebases.claims):
+            for r in rows:
+                h.update(repr(sorted(r.items())).encode())
         return h.hexdigest()
 
     def vault_fingerprint(self) -> str:

@@ -35,7 +35,7 @@ from devnet.sim.bridge import BridgeBook, chain_facts
 from devnet.rpc.node import RpcNode
 from devnet.subgraph.service import SubgraphService
 from devnet import truth_bridge, truth_governance, xcore_service
-from devnet.sim import liquidity_truth
+from devnet.sim import liquidity_truth, rebase_truth
 from devnet.sim.xcore import XcoreBook
 
 log = logging.getLogger("devnet")
@@ -148,8 +148,7 @@ def resolve_genesis(data_dir: Path | None, chain_id: int, seed: int, history_day
 def build_state(*, seed: int = 56, history_days: float | None = None, chains=None, scale: float = 1.0,
                 genesis_ts: int | None = None, now: int | None = None, manual_clock: bool = False,
                 data_dir: Path | None = None, contracts: dict[int, dict[str, str]] | None = None,
-                pools: int | None = None, tokens: int | None = None
-                ) -> DevnetState:
+                pools: int | None = None, tokens: int | None = None) -> DevnetState:
     """Build every chain's simulation and generate its history (logs progress).
 
     chains: default every chain with parameters. history_days: None = each chain's own length,
@@ -522,6 +521,19 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
         if not re.fullmatch(r"0x[0-9a-f]{40}", owner):
             return _json({"error": "owner must be an address"}, 400)
         return _vault_truth(request, chain_id, liquidity_truth.account_liquidity, owner)
+
+    @app.get("/chains/<chain_id:int>/truth/rebases")
+    async def truth_rebases(request: Request, chain_id: int):
+        """At `block` (default the head): every week's rebase checkpoint (devnet/sim/rebase_truth.py)."""
+        return _vault_truth(request, chain_id, rebase_truth.rebases)
+
+    @app.get("/chains/<chain_id:int>/truth/account-rebases")
+    async def truth_account_rebases(request: Request, chain_id: int):
+        """`owner` (required), at `block` (default the head): its veNFTs' unclaimed rebases and its claims."""
+        owner = (request.args.get("owner") or "").lower()
+        if not re.fullmatch(r"0x[0-9a-f]{40}", owner):
+            return _json({"error": "owner must be an address"}, 400)
+        return _vault_truth(request, chain_id, rebase_truth.account_rebases, owner)
 
     def _vault_truth(request: Request, chain_id: int, fn, *args):
         rt = runtime(chain_id)

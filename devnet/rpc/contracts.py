@@ -12,6 +12,7 @@ from devnet.amm.v2 import V2Pool
 from devnet.deployments import lp_sugar_address
 from devnet.rpc.abi import Contract, Revert, method
 from devnet.rpc.liquidity import LpSugar
+from devnet.rpc.rebases import RewardsDistributor
 from devnet.sim.governance import MAXTIME, to_raw, voting_power
 
 
@@ -79,6 +80,8 @@ def token_balance(sim, token, owner: str, ts: int) -> int:
         return sim.gov.ve_totals(ts)[0]
     if token is sim.core and sim.vaults.fee_recipient and owner == sim.vaults.fee_recipient.lower():
         return sim.vaults.fees.received(ts)  # the vault strategies' cuts of harvested rewards
+    if token is sim.core and owner == sim.contracts.get("rewardsDistributor", "").lower():
+        return sim.gov.rebases.minted_until(ts) - sim.gov.rebases.paid_until(ts)  # rebases not claimed yet
     if owner == sim.foundation_wallet.lower():
         initial = sim.params.foundation_balances.get(token.symbol, 0.0)
         return max(0, to_raw(initial, token.decimals) + sim.gov.foundation_balance_delta(token.idx, ts))
@@ -560,7 +563,7 @@ class Factory(Contract):
 
 
 class Plain(Contract):
-    """A deployed contract without modelled reads (router, rewards distributor, reward contracts)."""
+    """A deployed contract without modelled reads (router, reward contracts)."""
 
 
 class Multicall3(Contract):
@@ -670,9 +673,10 @@ def build_registry(sim) -> dict[str, Contract]:
     if "tickLens" in c:
         add(TickLens(sim, c["tickLens"], g0))
     add(Multicall3(sim, to_checksum_address(c["multicall3"]), 0))
-    for key in ("router", "rewardsDistributor"):
-        if key in c:
-            add(Plain(sim, c[key], g0))
+    if "router" in c:
+        add(Plain(sim, c["router"], g0))
+    if "rewardsDistributor" in c:
+        add(RewardsDistributor(sim, c["rewardsDistributor"], g0))
     for token in sim.all_tokens:  # the token without a price too
         add(ERC20(sim, token))
     for pool in sim.pools:

@@ -17,8 +17,9 @@ the market's:
   off, both with the source's unlock time or permanence. The new veNFTs are ordinary locks from
   then on (the main stream's lock activity and votes draw over them).
 
-`record` writes every VotingEscrow event, these and the lock operations of sim/governance.py
-(create, increase, extend, permanent, withdraw), to `Governance.escrow_events` in chain order: kind,
+`record` writes every VotingEscrow event, these, the lock operations of sim/governance.py
+(create, increase, extend, permanent, withdraw) and the rebase claims deposited into locks
+(depositFor, sim/rebases.py), to `Governance.escrow_events` in chain order: kind,
 veNFT, the owners before and after, the amount it moved or added, the unlock time after, block,
 transaction and log index. They are the truth of an account's lock activity.
 """

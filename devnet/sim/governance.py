@@ -19,6 +19,7 @@ from devnet.addresses import ZERO_ADDRESS, system_gauge_target
 from devnet.sim.gauges import Gauge, build_timeline
 from devnet.sim.votebook import VoteBook
 from devnet.sim import epoch_extras, escrow_moves
+from devnet.sim.rebases import Rebases
 
 MAXTIME = 4 * 365 * 86400
 E18 = 10**18
@@ -112,6 +113,7 @@ class Governance:
         self._extra_new: list[tuple] = []
         self._ve_cache: dict[int, tuple[int, int, int]] = {}
         self.voters = [chain.user("voter", i) for i in range(p.voters)]
+        self.rebases = Rebases(self)  # the RewardsDistributor (sim/rebases.py)
 
     # ------------------------------------------------------------------------------------------
     # vote-escrow reads
@@ -290,6 +292,7 @@ class Governance:
                                float(rng.random()), float(rng.random())))
         events.sort()
         for ts, kind, u, v in events:
+            self.rebases.run_until(ts)  # rebase claims before this operation, in chain order
             if kind == 0:
                 owner = self.voters[int(len(self.voters) * u ** 2)]
                 end, perm = self._lock_end(ts, rng)
@@ -320,6 +323,7 @@ class Governance:
                 # Velodrome: a veNFT with votes cannot withdraw (it resets first, epoch_extras)
                 lock.update(ts, (0, 0, False, ZERO_ADDRESS))
                 escrow_moves.record(self, ts, "withdraw", tid, owner, ZERO_ADDRESS, amount, 0, False)
+        self.rebases.run_until(hour_ts + HOUR)
 
     # -- epochs ----------------------------------------------------------------------------------
     def _schedule_add(self, ts: int, kind: str, payload) -> None:
@@ -338,6 +342,7 @@ class Governance:
             prev = self.weekly.get(epoch - WEEK)
             self.weekly[epoch] = to_raw(p.initial_weekly) if prev is None else prev * p.weekly_decay_bps // 10_000
             self.gauge_emissions[epoch] = self.emission_split(self.weekly[epoch], alive_all, hour_ts)
+            self.rebases.flip(epoch)  # the ended week's rebase checkpoint and this epoch's claims
         # the planned draws below see the pool gauges only (the system gauge, pokes, resets and
         # carried allocations come from the extra stream, epoch_extras, after them)
         alive = [g for g in alive_all if g.kind == "pool"]

@@ -14,6 +14,7 @@ from devnet.subgraph.vault_entities import vault_stores, vaults_state
 from devnet.subgraph.bridge_entities import bridge_event_store
 from devnet.subgraph.xcore_entities import xcore_event_store
 from devnet.subgraph.liquidity_entities import liquidity_event_store, liquidity_positions
+from devnet.subgraph.rebase_entities import rebase_stores
 from devnet.subgraph.governance_entities import escrow_event_store, gauge_epochs, gauge_events, vote_event_store
 
 
@@ -403,6 +404,7 @@ def build_stores(sim) -> dict[str, EventStore]:
         "BridgeEvent": bridge_event_store(sim),
         "XcoreEvent": xcore_event_store(sim),
         "LiquidityEvent": liquidity_event_store(sim),
+        **rebase_stores(sim),
         "Swap": EventStore("Swap", lambda: sim.swaps, lambda s: s.ts, lambda s: s.id,
                            {"pool": lambda s: s.pool.id}, _swap_view, ("timestamp", "blockNumber")),
         "PoolHourData": EventStore("PoolHourData", lambda: sim.hour_rows, lambda r: r["periodStartUnix"], id_key,

@@ -1,5 +1,5 @@
 """Governance entities beyond the original schema: Voter logs (`VoteEvent`), VotingEscrow logs
-(`EscrowEvent`: lock operations, transfers and merges), gauge timelines
+(`EscrowEvent`: lock operations, transfers, merges, splits and rebase deposits), gauge timelines
 (`GaugeEvent`) and per-epoch gauge aggregates (`GaugeEpoch`, as Velodrome's indexers keep
 per-epoch gauge data). Rows as of the block read; see devnet/README.md for the fields."""
 from __future__ import annotations

@@ -187,6 +187,18 @@ ENTITIES: dict[str, list[tuple[str, str]]] = {
         ("emissions", "BigInt"), ("emissionsToken", "Token"), ("staked", "Boolean"), ("timestamp", "BigInt!"),
         ("blockNumber", "BigInt!"), ("transactionHash", "String!"), ("logIndex", "BigInt!"),
     ],
+    # the RewardsDistributor (devnet/sim/rebases.py): each week's rebase checkpoint (id: the week) and
+    # each Claimed log (fromEpoch inclusive, toEpoch exclusive; toLock: deposited into the lock, else
+    # paid to the owner's wallet); amounts and veSupply in CORE units
+    "RebaseCheckpoint": [
+        ("id", "ID!"), ("epoch", "BigInt!"), ("amount", "BigDecimal!"), ("veSupply", "BigDecimal!"),
+        ("timestamp", "BigInt!"), ("blockNumber", "BigInt!"), ("transactionHash", "String!"),
+    ],
+    "RebaseClaim": [
+        ("id", "ID!"), ("tokenId", "BigInt!"), ("owner", "String!"), ("fromEpoch", "BigInt!"), ("toEpoch", "BigInt!"),
+        ("amount", "BigDecimal!"), ("amountUSD", "BigDecimal"), ("toLock", "Boolean!"), ("timestamp", "BigInt!"),
+        ("blockNumber", "BigInt!"), ("transactionHash", "String!"), ("logIndex", "BigInt!"),
+    ],
 }
 
 # entity -> (singular query field, plural query field)
@@ -219,6 +231,8 @@ QUERY_FIELDS: dict[str, tuple[str, str]] = {
     "XcoreEvent": ("xcoreEvent", "xcoreEvents"),
     "LiquidityPosition": ("liquidityPosition", "liquidityPositions"),
     "LiquidityEvent": ("liquidityEvent", "liquidityEvents"),
+    "RebaseCheckpoint": ("rebaseCheckpoint", "rebaseCheckpoints"),
+    "RebaseClaim": ("rebaseClaim", "rebaseClaims"),
 }
 
 SCALARS = {"ID", "String", "Int", "BigInt", "BigDecimal", "Boolean"}

@@ -4,8 +4,9 @@ the log from nothing gives every lock's state after each second that logged it a
 in it, with what it moved); merges follow VotingEscrow.merge (an unvoted, non-permanent source, locked or
 not, is burnt into a locked veNFT of the same owner, which takes the amount and the later unlock); splits follow
 VotingEscrow.split (a locked, unvoted source is burnt and two veNFTs with the next IDs are minted
-to its owner, splitting its amount, with its unlock); log indexes run per block; every kind but
-withdraw happens over 60 days of chain 56."""
+to its owner, splitting its amount, with its unlock); a rebase claim deposited into a live lock
+(sim/rebases.py, VotingEscrow.depositFor) adds to its amount and nothing else; log indexes run
+per block; every kind but withdraw happens over 60 days of chain 56."""
 from __future__ import annotations
 
 import pytest
@@ -14,7 +15,7 @@ from devnet.model import build_chain
 
 ZERO = "0x" + "00" * 20
 GENESIS = 1750000000 - 1750000000 % 3600
-KINDS = {"create", "increase", "extend", "permanent", "withdraw", "transfer", "merge", "split"}
+KINDS = {"create", "increase", "extend", "permanent", "withdraw", "transfer", "merge", "split", "depositFor"}
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +44,10 @@ def test_the_log_replayed_is_every_locks_state(sim):
             amount, old_end, perm, owner = state[tid]
             assert e["from"] == owner, e
             if e["kind"] == "increase":
+                state[tid] = (amount + e["amount"], old_end, perm, owner)
+            elif e["kind"] == "depositFor":  # a rebase claim into the lock: live, owner to owner
+                assert (perm or old_end > ts) and e["to"] == owner and e["amount"] > 0
+                assert (end, e["permanent"]) == (old_end, perm)
                 state[tid] = (amount + e["amount"], old_end, perm, owner)
             elif e["kind"] == "extend":
                 assert end > old_end and e["amount"] == 0
