@@ -1,6 +1,7 @@
 """The `governance_events` asset (daily partitions, one run per range): every Bribe, Vote, Claim,
 Voter log (VoteEvent), VotingEscrow log (EscrowEvent) and gauge lifecycle event (GaugeEvent) of the subgraph whose timestamp falls
-in the range's days, and the gauge epochs (GaugeEpoch) those days touch, read at one block (the
+in the range's days, and the gauge epochs (GaugeEpoch) those days touch, and on chains with rebases the
+RewardsDistributor's checkpoints and claims of those days (assets/rebases.py), read at one block (the
 block at the range end when the subgraph has indexed past it, else the subgraph head; like
 `pool_hourly`).
 
@@ -14,6 +15,7 @@ from . import groups
 from .account_events import GOVERNANCE, derive_account_events
 from .chain_scope import ChainScope
 from .coverage import record_coverage
+from .rebases import read_rebases
 from .resources import ChainsResource, WarehouseResource
 from .rows.escrow_events import escrow_event_rows
 from .rows.governance_events import bribe_rows, claim_rows, vote_rows
@@ -66,12 +68,13 @@ def build_governance_event_assets(scope: ChainScope) -> list[AssetsDefinition]:
         name="governance_events",
         **groups.history_asset(scope),
         metadata={"tables": "bribe_events, vote_events, claim_events, vote_actions, escrow_events, gauge_events, "
-                            "gauge_epochs, account_events",
+                            "gauge_epochs, rebase_epochs, venft_rebases, rebase_claims, account_events",
                   "chain": cid},
         description=f"Chain {cid}: bribe deposits, votes, reward claims, Voter and VotingEscrow logs and gauge "
-                    "lifecycle events of the days, and the gauge epochs they touch (bribe_events, vote_events, "
-                    "claim_events, vote_actions, escrow_events, gauge_events, gauge_epochs; the accounts' records of them in "
-                    "account_events).",
+                    "lifecycle events of the days, the gauge epochs they touch, and the rewards distributor's rebases "
+                    "checkpointed and claimed in them with every veNFT's share (bribe_events, vote_events, claim_events, "
+                    "vote_actions, escrow_events, gauge_events, gauge_epochs, rebase_epochs, venft_rebases, rebase_claims; "
+                    "the accounts' records of them in account_events).",
     )
     def governance_events(
         context: AssetExecutionContext,
@@ -96,6 +99,11 @@ def build_governance_event_assets(scope: ChainScope) -> list[AssetsDefinition]:
             written["gauge_epochs"] = insert_columns(
                 client, "gauge_epochs", gauge_epoch_rows(cid, read["gaugeEpochs"], block.number, block.timestamp),
                 asset="governance_events", partition_range=label)
+            if cutoff > start and chain.config().has_rebases:
+                rebases = read_rebases(chain.subgraph, chain.reader, chain.config().contracts,
+                                       {"timestamp_gte": start, "timestamp_lt": cutoff}, block.number)
+                for table, cols in rebases.items():
+                    written[table] = insert_columns(client, table, cols, asset="governance_events", partition_range=label)
             if cutoff > start:
                 written["account_events"] = derive_account_events(client, cid, start, min(cutoff, end), GOVERNANCE)
         if cutoff > start:

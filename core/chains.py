@@ -39,9 +39,10 @@ STATS_CHAIN_ID = 56  # the chain of the /api/stats and /api/v1 families
 # `bridge` (the core token's cross-chain messages: the entry's `bridge` names its endpoint id),
 # `xcore` (the escrow-share token: `contracts.xcore` names it on every chain that has it,
 # `contracts.xcoreAdapter` only on its canonical chain, the one holding the backing),
-# `liquidityPositions` (providers' positions read through an LpSugar: `contracts.lpSugar` names it).
+# `liquidityPositions` (providers' positions read through an LpSugar: `contracts.lpSugar` names it),
+# `rebases` (the veNFTs' weekly rebases paid by `contracts.rewardsDistributor`).
 FEATURES = ("pools", "v2Pools", "stablePools", "clPools", "clTicks", "gauges", "gaugePools", "votingEscrow", "bribes",
-            "vaults", "bridge", "xcore", "liquidityPositions")
+            "vaults", "bridge", "xcore", "liquidityPositions", "rebases")
 STATS_SNAPSHOT_DAYS = 30  # chain 56: /api/stats history defaults to 30 days of snapshots
 SNAPSHOT_DAYS = 7  # every other chain: the longest 15-minute price-history range
 
@@ -98,6 +99,10 @@ class ChainConfig:
     @property
     def has_liquidity_positions(self) -> bool:
         return self.supports("liquidityPositions") and "lpSugar" in self.contracts
+
+    @property
+    def has_rebases(self) -> bool:
+        return self.supports("rebases") and {"rewardsDistributor", "votingEscrow", "coreToken"} <= set(self.contracts)
 
     @property
     def xcore_canonical(self) -> bool:

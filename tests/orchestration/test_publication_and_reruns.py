@@ -10,7 +10,8 @@ DATA_TABLES = ("pool_hourly", "protocol_hourly", "pool_daily", "protocol_daily",
                "bribe_events", "vote_events", "claim_events", "ve_snap15m", "gauge_snap15m", "foundation_snap15m",
                "foundation_vote_snap15m", "kpi_snap15m", "vault_snap15m", "vault_hourly", "vault_daily",
                "pool_tick_snap15m", "venft_snap15m", "liquidity_position_snap15m",
-               "vault_events", "escrow_events", "account_events", "liquidity_events")
+               "vault_events", "escrow_events", "account_events", "liquidity_events", "rebase_epochs",
+               "venft_rebases", "rebase_claims")
 HISTORY_TABLES = tuple(t for t in DATA_TABLES if not t.endswith("_snap15m"))
 
 

@@ -27,8 +27,8 @@ XCORE_KINDS = {"deposit": "xcoreDeposit", "exit": "xcoreExit", "bridgeOut": "xco
 LP_KINDS = {"v2Add": "lpAdd", "clMint": "lpAdd", "v2Remove": "lpRemove", "clBurn": "lpRemove", "v2Stake": "lpStake",
             "clStake": "lpStake", "v2Unstake": "lpUnstake", "clUnstake": "lpUnstake", "clCollect": "lpCollect",
             "claim": "lpClaim"}
-LOCK_KINDS = {"create": "lockCreate", "increase": "lockIncrease", "extend": "lockExtend", "permanent": "lockPermanent",
-              "withdraw": "lockWithdraw", "merge": "veMerge", "split": "veSplit"}
+LOCK_KINDS = {"create": "lockCreate", "increase": "lockIncrease", "depositFor": "lockDepositFor", "extend": "lockExtend",
+              "permanent": "lockPermanent", "withdraw": "lockWithdraw", "merge": "veMerge", "split": "veSplit"}
 
 
 def unix(text: str) -> int:
@@ -79,6 +79,10 @@ def truth(stack, cid: int, address: str, cover: dict) -> list[tuple]:
         if lo <= c["timestamp"] < hi and sim.gov.lock_state(int(c["veNFT"]), c["timestamp"])[3] == address:
             out.append(("claim", c["id"], c["blockNumber"], c["transactionHash"], int(c["id"].rsplit("-", 1)[1]),
                         (c["veNFT"], c["kind"], c["token"], str(c["amount"]))))
+    for c in sim.gov.rebases.claims:  # the rewards distributor's Claimed logs, paid to the veNFT's owner then
+        if c["owner"] == address and lo <= c["timestamp"] < hi:
+            out.append(("rebaseClaim", c["id"], c["blockNumber"], c["transactionHash"], c["logIndex"],
+                        (str(c["tokenId"]), c["fromEpoch"], c["toEpoch"], c["toLock"], str(c["amount"]))))
     lo, hi = span(cover["vaults"])
     for v in sim.vaults.by_user.get(address, []):
         if lo <= v["timestamp"] < hi:
@@ -114,6 +118,9 @@ def served(rows: list[dict], cid: int) -> list[tuple]:
         elif r["claim"]:
             c = r["claim"]
             what = (c["tokenId"], c["rewardKind"], c["token"]["address"], c["amount"]["raw"])
+        elif r["rebase"]:
+            b = r["rebase"]
+            what = (b["tokenId"], unix(b["fromEpoch"]), unix(b["toEpochExclusive"]), b["toLock"], b["amount"]["raw"])
         elif r["vault"]:
             v = r["vault"]
             what = (v["vault"], v["shares"]["raw"], v["amount0"]["raw"], v["amount1"]["raw"])

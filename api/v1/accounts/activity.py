@@ -23,15 +23,16 @@ from ..xcore.state import XCORE_EVENTS
 CURSOR_FORMAT = 1
 KINDS = {  # a record's kind -> the part of the record that holds its own fields
     **dict.fromkeys(("vote", "poke", "reset"), "vote"),
-    **dict.fromkeys(("lockCreate", "lockIncrease", "lockExtend", "lockPermanent", "lockWithdraw", "veTransferIn",
-                     "veTransferOut", "veMerge", "veSplit"), "lock"),
+    **dict.fromkeys(("lockCreate", "lockIncrease", "lockDepositFor", "lockExtend", "lockPermanent", "lockWithdraw",
+                     "veTransferIn", "veTransferOut", "veMerge", "veSplit"), "lock"),
     "claim": "claim",
+    "rebaseClaim": "rebase",
     **dict.fromkeys(("vaultDeposit", "vaultRedemption"), "vault"),
     **dict.fromkeys(("xcoreDeposit", "xcoreExit", "xcoreBridgeOut", "xcoreBridgeIn"), "xcore"),
     **dict.fromkeys(("lpAdd", "lpRemove", "lpStake", "lpUnstake", "lpCollect", "lpClaim"), "liquidity"),
 }
-PARTS = {"vote": "governance", "lock": "governance", "claim": "governance", "vault": "vaults", "xcore": "xcore",
-         "liquidity": "liquidity"}
+PARTS = {"vote": "governance", "lock": "governance", "claim": "governance", "rebase": "governance", "vault": "vaults",
+         "xcore": "xcore", "liquidity": "liquidity"}
 DOMAINS = {"governance": ("gauges", GOVERNANCE_EVENTS), "vaults": ("vaults", "vault_events"),
            "xcore": ("xcore", XCORE_EVENTS),
            "liquidity": ("liquidityPositions", "liquidity_events")}  # domain -> (chain feature, chain_coverage dataset)
@@ -59,6 +60,12 @@ def _claim(d: dict[str, Any]) -> dict[str, Any]:
     return {"tokenId": d["tokenId"], "rewardKind": d["rewardKind"], "epochStart": stamp(d["epoch"]),
             "gauge": d["gauge"], "pool": d["pool"] or None,
             "token": {"address": d["token"], "symbol": d["symbol"], "decimals": d["decimals"]},
+            "amount": quantity(d["amount"], d["decimals"]), "amountUsd": d["amountUsd"]}
+
+
+def _rebase(d: dict[str, Any]) -> dict[str, Any]:
+    return {"tokenId": d["tokenId"], "fromEpoch": stamp(d["fromEpoch"]), "toEpochExclusive": stamp(d["toEpoch"]),
+            "toLock": bool(d["toLock"]), "token": {"address": d["token"], "symbol": d["symbol"], "decimals": d["decimals"]},
             "amount": quantity(d["amount"], d["decimals"]), "amountUsd": d["amountUsd"]}
 
 
@@ -92,7 +99,8 @@ def _liquidity(d: dict[str, Any]) -> dict[str, Any]:
             "staked": None if d["staked"] is None else bool(d["staked"])}
 
 
-BUILDERS = {"vote": _vote, "lock": _lock, "claim": _claim, "vault": _vault, "xcore": _xcore, "liquidity": _liquidity}
+BUILDERS = {"vote": _vote, "lock": _lock, "claim": _claim, "rebase": _rebase, "vault": _vault, "xcore": _xcore,
+            "liquidity": _liquidity}
 
 
 def record(r: dict[str, Any]) -> dict[str, Any]:

@@ -5,7 +5,7 @@ Kinds: `liquidity` (v2 LP in the wallet and staked, CL NFTs: their token amounts
 auto-managed vault shares hold), `liquidityFees`
 (uncollected trading fees), `emissions` (unclaimed gauge emissions), `locked` (core token locked in
 the address's veNFTs), `xcore` (its escrow-share token's worth in core token at the canonical rate),
-`rewards` (claimable bribe and trading-fee rewards of its veNFTs). Each is read exactly as its own
+`rewards` (claimable bribe, trading-fee and rebase rewards of its veNFTs). Each is read exactly as its own
 route reads it (the same queries), so the two never disagree. A kind a chain does not have is
 `unsupported` there; one whose state the chain did not read, or that lacks a price, says so:
 a sum that misses a part is flagged incomplete, never silently smaller. `holdings` sums the kinds

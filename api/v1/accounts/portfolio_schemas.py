@@ -9,7 +9,7 @@ NULLABLE_USD = {**DECIMAL, "type": ["string", "null"]}
 KIND = {"enum": list(KINDS), "description": "liquidity: v2 LP in the wallet and staked, CL NFTs (/liquidity-positions' "
         "unstaked and staked parts); vaults: what its auto-managed vault shares hold (its vaults part); liquidityFees: their uncollected trading fees; emissions: their unclaimed gauge "
         "emissions; locked: core token locked in the address's veNFTs (/voting-positions); xcore: its xCORE's worth "
-        "in core token at the canonical rate (/xcore); rewards: its veNFTs' claimable bribe and trading-fee rewards "
+        "in core token at the canonical rate (/xcore); rewards: its veNFTs' claimable bribe, trading-fee and rebase rewards "
         "(/rewards)"}
 PART = obj({
     "kind": KIND,

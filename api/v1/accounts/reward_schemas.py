@@ -7,8 +7,8 @@ from .rewards import KINDS, NO_PRICE_AT_CLAIM, STATUSES
 
 COUNT = {"type": "integer", "minimum": 0}
 NULLABLE_USD = {**DECIMAL, "type": ["string", "null"]}
-KIND = {"enum": list(KINDS), "description": "bribe: a bribe reward; fee: the trading-fee reward; emission, rebase: "
-        "not indexed in this release (see `kinds`)"}
+KIND = {"enum": list(KINDS), "description": "bribe: a bribe reward; fee: the trading-fee reward; rebase: the "
+        "rewards distributor's weekly rebase; emission: not a veNFT reward (see `kinds`)"}
 STATUS = {"enum": list(STATUSES), "description": "claimable: earned in an ended epoch and not claimed by the "
           "snapshot block (only the veNFT's owner can claim it); claimed: paid to the address"}
 TOKEN = obj({"address": LOWER_ADDRESS, "symbol": {"type": ["string", "null"]},
@@ -33,15 +33,19 @@ REWARD = obj({
                    "earned before its end and are not listed)"},
     "kind": KIND,
     "status": STATUS,
-    "gauge": LOWER_ADDRESS,
-    "pool": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"], "description": "null: a system gauge"},
+    "gauge": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"], "description": "null: a rebase (paid "
+              "by the rewards distributor, not a gauge's reward contract)"},
+    "pool": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"], "description": "null: a system gauge, "
+             "or a rebase"},
     "token": ref("V1AccountRewardToken"),
     "amount": ref("V1AccountAmount"),
     "value": ref("V1AccountRewardValue"),
     "claim": nullable_ref("V1AccountRewardClaim", "claimed only"),
 }, "One reward of one veNFT: (chain, epoch, veNFT, gauge, kind, token). Claimable: its share of what the gauge's "
    "reward contract took in the epoch (bribes per token, or the pool's trading fees), its votes for the gauge at the "
-   "epoch's last second over the gauge's votes then, rounded down as the contract rounds.")
+   "epoch's last second over the gauge's votes then, rounded down as the contract rounds; a rebase: its voting power "
+   "at the epoch's start over the escrow's total then, times the epoch's rebase. A claimed rebase is listed per epoch "
+   "its claim took, with the claim's USD shared in proportion.")
 TOTAL = obj({
     "kind": KIND,
     "status": STATUS,

@@ -4,9 +4,9 @@ ended epochs and nobody claimed (claimable, valued at the snapshot's price of th
 claims paid to it (claimed, valued at the claim's time). A reward is either claimable or claimed;
 kinds are summed apart, and a USD sum that lacks a value says so (`usdComplete`).
 
-Bribes and trading fees are the indexed kinds; gauge emissions (paid to liquidity staked in gauges)
-and rebases (paid to veNFTs by the rewards distributor) are not indexed in this release, and the
-answer lists them as such rather than as zero."""
+Bribes, trading fees and rebases (the rewards distributor's weekly rebase, per veNFT and epoch) are
+the indexed kinds; gauge emissions are paid to liquidity staked in gauges, not to veNFTs, and the
+answer lists them as not indexed here rather than as zero."""
 from __future__ import annotations
 
 import asyncio
@@ -25,8 +25,8 @@ from .voting import chain_entry
 
 CURSOR_FORMAT = 1
 STATUSES = ("claimable", "claimed")
-INDEXED = ("bribe", "fee")
-NOT_INDEXED = ("emission", "rebase")
+INDEXED = ("bribe", "fee", "rebase")
+NOT_INDEXED = ("emission",)
 KINDS = INDEXED + NOT_INDEXED
 NO_PRICE_AT_CLAIM = "no_price_at_claim"  # a claimed reward's token had no USD price at the claim
 KIND_NOTES = {
@@ -34,7 +34,10 @@ KIND_NOTES = {
     "fee": "the pool's trading fees of the epoch, shared by the votes for its gauge at the epoch's end",
     "emission": "core token streamed to liquidity staked in gauges, not to veNFTs: not listed here (unknown, not zero); "
                 "per position in /liquidity-positions (unclaimed) and /activity (lpClaim, lpUnstake: claimed)",
-    "rebase": "the rewards distributor's rebase to veNFTs: not indexed in this release (unknown, not zero)",
+    "rebase": "the rewards distributor's weekly rebase: per ended epoch, the veNFT's voting power at the epoch's start "
+              "over the escrow's total then, times what the minter sent the distributor at the flip, rounded down as "
+              "the distributor rounds; one claim takes every epoch since the last (claimed into a live lock, paid to "
+              "the owner of an expired one)",
 }
 
 
@@ -82,7 +85,7 @@ def reward(r: dict[str, Any], price: PriceAt | None, max_age: int) -> dict[str, 
         "epochStart": stamp(int(r["epoch_s"])),
         "kind": r["kind"],
         "status": r["status"],
-        "gauge": r["gauge_address"],
+        "gauge": r["gauge_address"] or None,
         "pool": r["pool_address"] or None,
         "token": _token(r),
         "amount": quantity(raw, r["decimals"]),

@@ -117,8 +117,8 @@ ROUTES = (
           "One address's veNFT rewards: claimable and claimed, by kind, token and epoch", ref("V1AccountRewards"),
           params=(ADDRESS, CHAIN_IDS,
                   Param("status", "enum", "Only claimable or only claimed rewards (default both)", choices=rewards.STATUSES),
-                  Param("kind", "enum", "Only one kind of reward (default every indexed kind); emission and rebase "
-                        "are not indexed in this release and select nothing", choices=rewards.KINDS),
+                  Param("kind", "enum", "Only one kind of reward (default every indexed kind); emission is not a "
+                        "veNFT reward and selects nothing", choices=rewards.KINDS),
                   Param("limit", "integer", "Rewards per page", default=100, minimum=1, maximum=500), CURSOR),
           feature="gauges", paginated=True, curation=True, valuations=True, **COMMON,
           errors=(CHAIN_UNAVAILABLE_DOC, CURSOR_EXPIRED_DOC),
@@ -129,11 +129,14 @@ ROUTES = (
           "the curation blocks or a price past its age limit); `claimed`, every indexed claim paid to the address (the "
           "veNFT's owner at the claim), valued at the claim's time. A veNFT earns what Velodrome's reward contracts "
           "checkpoint: per gauge it voted for, its votes at the epoch's last second over the gauge's votes then, times "
-          "the epoch's bribes per token (kind bribe) or the pool's trading fees of the epoch (kind fee), rounded down. "
+          "the epoch's bribes per token (kind bribe) or the pool's trading fees of the epoch (kind fee), rounded down; "
+          "and from the rewards distributor (kind rebase, no gauge) its voting power at each ended epoch's start over "
+          "the escrow's total then, times the epoch's rebase, rounded down: one claim takes every epoch since the last, "
+          "and is listed per epoch it took. "
           "A reward is either claimable or claimed, never both (a claim sent after indexedUntil still shows as "
           "claimable); rewards of the epoch in progress are not listed until it ends. `chains` sums each chain's "
           "rewards per kind, status and token over every page (and per kind in USD, with usdComplete); kinds are never "
-          "added together. Gauge emissions and rebases are not indexed in this release (`kinds`). Claimable rewards are "
+          "added together. Gauge emissions are not veNFT rewards (`kinds` says where they are). Claimable rewards are "
           "known where the chain's locks were read at its snapshot and its governance events are indexed from its "
           "deployment (`complete`). An address with nothing is 200 with no rows." + READS_ONLY),
 )

@@ -135,7 +135,8 @@ ACTIVITY = obj({
              "description": "vote, poke, reset: a Voter transaction of a veNFT the address owned then (`vote`); "
              "lock*, veTransferIn, veTransferOut, veMerge, veSplit: a VotingEscrow log of one of its veNFTs (`lock`; "
              "a split is a record for the source, burnt, and one for each veNFT minted from it); "
-             "claim: a reward paid to it (`claim`); "
+             "claim: a reward paid to it (`claim`); rebaseClaim: a rebase claimed for one of its veNFTs (`rebase`; "
+             "claimed into a live lock, the same transaction's lockDepositFor adds it to the lock); "
              "vaultDeposit, vaultRedemption (`vault`); xcore*: a move of its escrow-share token (`xcore`); "
              "lpAdd, lpRemove, lpStake, lpUnstake, lpCollect, lpClaim: one of its liquidity positions (`liquidity`)"},
     "id": {"type": "string", "description": "the record, unique on the chain: transaction hash and log index"},
@@ -172,6 +173,16 @@ ACTIVITY = obj({
         "amount": ref("V1AccountAmount"),
         "amountUsd": {"type": ["number", "null"], "description": "at the claim's time; null: no price then"},
     }), {"type": "null"}], "description": "claim only; rewards and their kinds are never added up here"},
+    "rebase": {"oneOf": [obj({
+        "tokenId": {"type": "string", "pattern": "^[0-9]+$", "description": "the veNFT whose rebase it is"},
+        "fromEpoch": {**ISO_TIME, "description": "the first epoch the claim took"},
+        "toEpochExclusive": {**ISO_TIME, "description": "the epoch after the last one it took"},
+        "toLock": {"type": "boolean", "description": "deposited into the veNFT's lock (a live lock); false: paid to "
+                   "the owner (an expired one)"},
+        "token": obj({"address": LOWER_ADDRESS, "symbol": {"type": "string"}, "decimals": COUNT}),
+        "amount": ref("V1AccountAmount"),
+        "amountUsd": {"type": ["number", "null"], "description": "at the claim's time; null: no price then"},
+    }), {"type": "null"}], "description": "rebaseClaim only"},
     "vault": {"oneOf": [obj({
         "vault": LOWER_ADDRESS,
         "shares": ref("V1AccountAmount"),

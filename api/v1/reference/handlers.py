@@ -25,7 +25,7 @@ RPC_PROBE_SECONDS = 2.0
 # The feature whose indexing a contract of the chain book serves (vault contracts: `vaults`);
 # a contract not named here (multicall3) is infrastructure: indexed when its chain is.
 CONTRACT_FEATURES = {
-    "voter": "gauges", "minter": "gauges", "votingEscrow": "votingEscrow", "rewardsDistributor": "votingEscrow",
+    "voter": "gauges", "minter": "gauges", "votingEscrow": "votingEscrow", "rewardsDistributor": "rebases",
     "v2Factory": "v2Pools", "clFactory": "clPools", "dynamicFeeModule": "clPools", "router": "pools",
     "coreToken": "pools", "vaultFactory": "vaults", "zapper": "vaults", "positionManager": "vaults",
     "xcore": "xcore", "xcoreAdapter": "xcore", "lpSugar": "liquidityPositions",

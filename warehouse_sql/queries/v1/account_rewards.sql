@@ -94,6 +94,28 @@ claims AS (
       AND toUnixTimestamp64Milli(block_timestamp) < indexed_until[chain_id] * 1000
       AND (owner = {address:String} OR (chain_id, venft_id) IN (SELECT chain_id, venft_id FROM owned))
 ),
+rebase_taken AS (  -- each (veNFT, epoch) an indexed rebase claim took, with the claim
+    SELECT chain_id, venft_id, toDateTime(arrayJoin(range(toUInt32(from_epoch), toUInt32(to_epoch), 7 * 86400)), 'UTC') AS epoch,
+           owner, amount_raw AS claim_raw, amount_usd AS claim_usd, block_timestamp, block_number, transaction_hash
+    FROM rebase_claims FINAL
+    WHERE chain_id IN chain_ids
+      AND toInt64(toUnixTimestamp(block_timestamp)) < indexed_until[chain_id]
+      AND (owner = {address:String} OR (chain_id, venft_id) IN (SELECT chain_id, venft_id FROM owned))
+),
+rebases AS (  -- the rebases of the owned veNFTs and of those the address was paid for, per checkpointed epoch
+    SELECT r.chain_id AS chain_id, r.epoch AS epoch, r.venft_id AS venft_id, r.rebase_raw AS rebase_raw,
+           e.token_address AS token_address, e.token_symbol AS symbol, e.token_decimals AS decimals
+    FROM venft_rebases AS r FINAL
+    INNER JOIN
+    (
+        SELECT chain_id, epoch, token_address, token_symbol, token_decimals
+        FROM rebase_epochs FINAL
+        WHERE chain_id IN chain_ids AND toInt64(toUnixTimestamp(block_timestamp)) < indexed_until[chain_id]
+    ) AS e ON e.chain_id = r.chain_id AND e.epoch = r.epoch
+    WHERE r.chain_id IN chain_ids AND r.rebase_raw > 0
+      AND (r.chain_id, r.venft_id) IN (SELECT chain_id, venft_id FROM owned
+                                       UNION ALL SELECT chain_id, venft_id FROM rebase_taken WHERE owner = {address:String})
+),
 rewards AS (
     SELECT e.chain_id AS chain_id, e.epoch AS epoch, h.1 AS venft_id, e.gauge_address AS gauge_address,
            h.2 AS pool_address, p.kind AS kind, 'claimable' AS status, p.token_address AS token_address,
@@ -114,6 +136,20 @@ rewards AS (
            toInt64(toUnixTimestamp64Milli(block_timestamp)), block_number, transaction_hash
     FROM claims
     WHERE owner = {address:String}
+    UNION ALL
+    SELECT r.chain_id, toDateTime64(r.epoch, 3, 'UTC'), r.venft_id, '', '', 'rebase', 'claimable', r.token_address,
+           r.symbol, toNullable(r.decimals), r.rebase_raw, CAST(NULL, 'Nullable(Float64)'), 0, toInt64(0),
+           toUInt64(0), ''
+    FROM rebases AS r
+    LEFT ANTI JOIN rebase_taken AS t ON t.chain_id = r.chain_id AND t.venft_id = r.venft_id AND t.epoch = r.epoch
+    WHERE (r.chain_id, r.venft_id) IN (SELECT chain_id, venft_id FROM owned)
+    UNION ALL
+    SELECT r.chain_id, toDateTime64(r.epoch, 3, 'UTC'), r.venft_id, '', '', 'rebase', 'claimed', r.token_address,
+           r.symbol, toNullable(r.decimals), r.rebase_raw, t.claim_usd * (toFloat64(r.rebase_raw) / toFloat64(t.claim_raw)), 0,
+           toInt64(toUnixTimestamp(t.block_timestamp)) * 1000, t.block_number, t.transaction_hash
+    FROM rebases AS r
+    INNER JOIN rebase_taken AS t ON t.chain_id = r.chain_id AND t.venft_id = r.venft_id AND t.epoch = r.epoch
+    WHERE t.owner = {address:String}
 ),
 chosen AS (
     SELECT *, toInt64(toUnixTimestamp(epoch)) AS epoch_s

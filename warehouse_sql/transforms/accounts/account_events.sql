@@ -1,5 +1,5 @@
 -- account_events of one chain's records with from_ts <= block time < to_ts, from the event tables
--- of the domains in {domains} ('governance': vote_actions, escrow_events, claim_events; 'vaults':
+-- of the domains in {domains} ('governance': vote_actions, escrow_events, claim_events, rebase_claims; 'vaults':
 -- vault_events; 'xcore': xcore_events; 'liquidity': liquidity_events, whose kinds become lpAdd (v2Add,
 -- clMint), lpRemove (v2Remove, clBurn), lpStake, lpUnstake, lpCollect and lpClaim, the position's kind
 -- and the event's own name in the detail). The fields of each kind are those /v1/accounts/{address}/
@@ -25,7 +25,7 @@ GROUP BY owner, chain_id, transaction_hash, venft_id
 UNION ALL
 SELECT sides.2, chain_id, toDateTime64(block_timestamp, 3, 'UTC'), block_number, log_index,
        multiIf(kind = 'transfer', if(sides.1 = 'to', 'veTransferIn', 'veTransferOut'), kind = 'merge', 'veMerge', kind = 'split', 'veSplit',
-               concat('lock', upper(substring(kind, 1, 1)), substring(kind, 2))),
+               concat('lock', upper(substring(kind, 1, 1)), substring(kind, 2))),  -- lockDepositFor: a rebase claimed into it
        id, transaction_hash,
        formatRowNoNewline('JSONEachRow', toString(venft_id) AS tokenId, from_address AS `from`, to_address AS `to`,
            toString(amount_raw) AS amount, toInt64(toUnixTimestamp(unlock_time)) AS unlockTime, permanent,
@@ -49,6 +49,16 @@ FROM claim_events FINAL
 WHERE has({domains:Array(String)}, 'governance') AND chain_id = {chain_id:UInt32} AND owner != ''
   AND block_timestamp >= toDateTime64({from_ts:Int64}, 3, 'UTC')
   AND block_timestamp < toDateTime64({to_ts:Int64}, 3, 'UTC')
+
+UNION ALL
+SELECT owner, chain_id, toDateTime64(block_timestamp, 3, 'UTC'), block_number, log_index, 'rebaseClaim', id,
+       transaction_hash,
+       formatRowNoNewline('JSONEachRow', toString(venft_id) AS tokenId, toInt64(toUnixTimestamp(from_epoch)) AS fromEpoch,
+           toInt64(toUnixTimestamp(to_epoch)) AS toEpoch, to_lock AS toLock, token_address AS token,
+           token_symbol AS symbol, token_decimals AS decimals, toString(amount_raw) AS amount, amount_usd AS amountUsd)
+FROM rebase_claims FINAL
+WHERE has({domains:Array(String)}, 'governance') AND chain_id = {chain_id:UInt32} AND owner != ''
+  AND block_timestamp >= toDateTime({from_ts:Int64}, 'UTC') AND block_timestamp < toDateTime({to_ts:Int64}, 'UTC')
 
 UNION ALL
 SELECT user, chain_id, block_timestamp, block_number, ifNull(log_index, 0),
