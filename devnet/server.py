@@ -367,6 +367,11 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
             return default
         return int(value)
 
+    def _owner_arg(request: Request) -> str | None:
+        """The `owner` argument in lower case, None unless it is an address."""
+        owner = (request.args.get("owner") or "").lower()
+        return owner if re.fullmatch(r"0x[0-9a-f]{40}", owner) else None
+
     @app.get("/chains/<chain_id:int>/truth/flows")
     async def truth_flows(request: Request, chain_id: int):
         rt = runtime(chain_id)
@@ -496,16 +501,16 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
     @app.get("/chains/<chain_id:int>/truth/account-venfts")
     async def truth_account_venfts(request: Request, chain_id: int):
         """`owner` (required), at `block` (default the head)."""
-        owner = (request.args.get("owner") or "").lower()
-        if not re.fullmatch(r"0x[0-9a-f]{40}", owner):
+        owner = _owner_arg(request)
+        if owner is None:
             return _json({"error": "owner must be an address"}, 400)
         return _gov_truth(request, chain_id, lambda sim, _epoch, block: truth_governance.account_venfts(sim, owner, block))
 
     @app.get("/chains/<chain_id:int>/truth/account-rewards")
     async def truth_account_rewards(request: Request, chain_id: int):
         """`owner` (required), at `block` (default the head), with what an index saw before `until`."""
-        owner = (request.args.get("owner") or "").lower()
-        if not re.fullmatch(r"0x[0-9a-f]{40}", owner):
+        owner = _owner_arg(request)
+        if owner is None:
             return _json({"error": "owner must be an address"}, 400)
         try:
             until = _int_arg(request, "until")
@@ -517,8 +522,8 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
     @app.get("/chains/<chain_id:int>/truth/account-liquidity")
     async def truth_account_liquidity(request: Request, chain_id: int):
         """`owner` (required), at `block` (default the head): open positions and liquidity events."""
-        owner = (request.args.get("owner") or "").lower()
-        if not re.fullmatch(r"0x[0-9a-f]{40}", owner):
+        owner = _owner_arg(request)
+        if owner is None:
             return _json({"error": "owner must be an address"}, 400)
         return _vault_truth(request, chain_id, liquidity_truth.account_liquidity, owner)
 
@@ -530,8 +535,8 @@ def create_app(state: DevnetState, name: str | None = None) -> Sanic:
     @app.get("/chains/<chain_id:int>/truth/account-rebases")
     async def truth_account_rebases(request: Request, chain_id: int):
         """`owner` (required), at `block` (default the head): its veNFTs' unclaimed rebases and its claims."""
-        owner = (request.args.get("owner") or "").lower()
-        if not re.fullmatch(r"0x[0-9a-f]{40}", owner):
+        owner = _owner_arg(request)
+        if owner is None:
             return _json({"error": "owner must be an address"}, 400)
         return _vault_truth(request, chain_id, rebase_truth.account_rebases, owner)
 
