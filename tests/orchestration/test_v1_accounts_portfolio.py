@@ -77,8 +77,10 @@ def test_each_kind_is_what_its_route_answers(api, stack, addresses):
                 assert close(kinds["xcore"]["usd"], Fraction(xc["worth"]["value"]) * Fraction(core_price["priceUsd"]))
                 checked["xcore"] += Fraction(xc["worth"]["value"]) > 0
             rc = next(c for c in rewards["chains"] if c["chainId"] == cid)
-            claimable = [k for k in rc["byKind"] if k["status"] == "claimable"]
+            claimable = [k for k in rc["byKind"] if k["status"] == "claimable" and k["kind"] != "emission"]
             assert close(kinds["rewards"]["usd"], sum((usd(k["usd"]) for k in claimable), Fraction(0)))
+            emitted = [k for k in rc["byKind"] if k["status"] == "claimable" and k["kind"] == "emission"]
+            assert close(kinds["emissions"]["usd"], sum((usd(k["usd"]) for k in emitted), Fraction(0)))
             assert kinds["rewards"]["usdComplete"] == (rc["complete"] and all(k["usdComplete"] for k in claimable))
             seen |= {k for k, v in kinds.items() if v["usd"] not in (None, "0")}
         for total in data["totals"]:

@@ -19,6 +19,7 @@ from ..common.flows import stamp
 from ..common.traversal import chains_traversal, one_page
 from ..governance.bribes import GOVERNANCE_EVENTS
 from ..xcore.state import XCORE_EVENTS
+from .liquidity import LIQUIDITY_DATASET
 
 CURSOR_FORMAT = 1
 KINDS = {  # a record's kind -> the part of the record that holds its own fields
@@ -35,7 +36,7 @@ PARTS = {"vote": "governance", "lock": "governance", "claim": "governance", "reb
          "xcore": "xcore", "liquidity": "liquidity"}
 DOMAINS = {"governance": ("gauges", GOVERNANCE_EVENTS), "vaults": ("vaults", "vault_events"),
            "xcore": ("xcore", XCORE_EVENTS),
-           "liquidity": ("liquidityPositions", "liquidity_events")}  # domain -> (chain feature, chain_coverage dataset)
+           "liquidity": ("liquidityPositions", LIQUIDITY_DATASET)}  # domain -> (chain feature, chain_coverage dataset)
 LIQUIDITY_EVENTS = ("v2Add", "v2Remove", "v2Stake", "v2Unstake", "clMint", "clStake", "clUnstake", "clCollect",
                     "clBurn", "claim")  # the chain's own events behind the lp* kinds
 KINDS_PATTERN = f"(?:{'|'.join(KINDS)})(?:,(?:{'|'.join(KINDS)}))*"

@@ -31,6 +31,7 @@ CURSOR_FORMAT = 1
 KINDS = ("v2", "cl", "vault")
 PARTS = ("unstaked", "staked", "vaults", "fees", "emissions")
 VAULT_EVENTS = "vault_events"  # the chain_coverage dataset whose moves sum to a vault balance
+LIQUIDITY_DATASET = "liquidity_events"  # the providers' events' chain_coverage dataset (assets/liquidity_events.py)
 LP_DECIMALS = 18  # a v2 pool's LP token
 _TICK_BASE = Decimal("1.0001")
 

@@ -84,9 +84,11 @@ async def portfolio(ctx: RequestContext) -> dict[str, Any]:
         ctx.rows("account_voting_chains", **chain_args(gov)) if gov else none(),
         ctx.rows("account_xcore", address=address, chain_ids=[c.chain_id for c in xc],
                  observed=[c.snapshot.unix for c in xc]) if xc else none(),
-        ctx.rows("account_rewards", **chain_args(gov), status="claimable", kind="", after=0, c_chain=0, c_epoch=0,
-                 c_token=0, c_gauge="", c_kind="", c_reward="", limit=1) if gov else none(),
+        ctx.rows("account_rewards", **chain_args(gov), core_tokens=[cores[c.chain_id] for c in gov], status="claimable",
+                 kind="", after=0, c_chain=0, c_epoch=0, c_token=0, c_gauge="", c_kind="", c_reward="", c_item="",
+                 limit=1) if gov else none(),
         read_coverages(ctx, datasets) if datasets else asyncio.sleep(0, {}))  # one query for both datasets
+    rewards = [r for r in rewards if r["kind"] != "emission"]  # the emissions kind reads them from the positions
     (covered, indexed), (xcovered, xindexed), (vcovered, vindexed) = (
         coverages.get(d, ([], {})) for d in (GOVERNANCE_EVENTS, XCORE_EVENTS, VAULT_EVENTS))
     for cov, idx in ((covered, indexed), (xcovered, xindexed), (vcovered, vindexed)):

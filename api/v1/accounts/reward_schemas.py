@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 from ...schema import ISO_TIME, array_of, nullable_ref, obj, ref
+from ..common.events_coverage import indexed_coverage_schema
 from ..common.schemas import CHAIN_ID, DECIMAL, LOWER_ADDRESS, NULLABLE_TIME
 from .rewards import KINDS, NO_PRICE_AT_CLAIM, STATUSES
 
 COUNT = {"type": "integer", "minimum": 0}
 NULLABLE_USD = {**DECIMAL, "type": ["string", "null"]}
 KIND = {"enum": list(KINDS), "description": "bribe: a bribe reward; fee: the trading-fee reward; rebase: the "
-        "rewards distributor's weekly rebase; emission: not a veNFT reward (see `kinds`)"}
+        "rewards distributor's weekly rebase (these three a veNFT's); emission: a gauge's emissions to a liquidity "
+        "position staked in it (see `kinds`)"}
 STATUS = {"enum": list(STATUSES), "description": "claimable: earned in an ended epoch and not claimed by the "
           "snapshot block (only the veNFT's owner can claim it); claimed: paid to the address"}
 TOKEN = obj({"address": LOWER_ADDRESS, "symbol": {"type": ["string", "null"]},
@@ -28,13 +30,19 @@ CLAIM = obj({"at": ISO_TIME, "blockNumber": COUNT, "transactionHash": {"type": "
             "The claim that paid the reward.")
 REWARD = obj({
     "chainId": CHAIN_ID,
-    "tokenId": {"type": "string", "pattern": "^[0-9]+$", "description": "the veNFT that earned it"},
-    "epochStart": {**ISO_TIME, "description": "the epoch it was earned in (rewards of the epoch in progress are not "
-                   "earned before its end and are not listed)"},
+    "tokenId": {"type": ["string", "null"], "pattern": "^[0-9]+$", "description": "the veNFT that earned it; null: "
+                "an emission (earned by a liquidity position, `positionId`)"},
+    "positionId": {"type": ["string", "null"], "description": "emission only: the liquidity position, as "
+                   "/liquidity-positions names it ('cl:<tokenId>' or 'v2:<pool>')"},
+    "epochStart": {**ISO_TIME, "description": "the epoch it was earned in (a veNFT's rewards of the epoch in progress "
+                   "are not earned before its end and are not listed); an emission: the epoch of its claim, or for a "
+                   "claimable one the snapshot's (a gauge keeps one unclaimed amount per position, not one per "
+                   "epoch)"},
     "kind": KIND,
     "status": STATUS,
     "gauge": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"], "description": "null: a rebase (paid "
-              "by the rewards distributor, not a gauge's reward contract)"},
+              "by the rewards distributor, not a gauge's reward contract), or an emission of a pool without a gauge "
+              "at the snapshot"},
     "pool": {"type": ["string", "null"], "pattern": LOWER_ADDRESS["pattern"], "description": "null: a system gauge, "
              "or a rebase"},
     "token": ref("V1AccountRewardToken"),
@@ -45,7 +53,8 @@ REWARD = obj({
    "reward contract took in the epoch (bribes per token, or the pool's trading fees), its votes for the gauge at the "
    "epoch's last second over the gauge's votes then, rounded down as the contract rounds; a rebase: its voting power "
    "at the epoch's start over the escrow's total then, times the epoch's rebase. A claimed rebase is listed per epoch "
-   "its claim took, with the claim's USD shared in proportion.")
+   "its claim took, with the claim's USD shared in proportion. An emission: what the pool's gauge holds for one of the "
+   "address's open positions at the snapshot block (claimable), or one claim of it (claimed), in the core token.")
 TOTAL = obj({
     "kind": KIND,
     "status": STATUS,
@@ -74,12 +83,26 @@ CHAIN = obj({
     "snapshotAt": NULLABLE_TIME,
     "blockNumber": {"type": ["integer", "null"], "minimum": 0},
     "complete": {"type": "boolean", "description": "observed, the chain's governance events indexed from its "
-                 "deployment and not behind, and every fee reward read after its epoch ended"},
+                 "deployment and not behind, every fee reward read after its epoch ended, and its emissions complete "
+                 "(or unsupported)"},
     "coverage": nullable_ref("V1AccountGovernanceCoverage", "null: the chain has no published snapshot"),
+    "emissions": ref("V1AccountRewardEmissions"),
     "totals": {**array_of("V1AccountRewardTotal"), "description": "per kind, status and token, over every page of the "
                "filtered answer"},
     "byKind": {**array_of("V1AccountRewardKindTotal"), "description": "per kind and status, in USD"},
 }, "The address's rewards on one selected chain, summed over every page.")
+EMISSIONS = obj({
+    "status": {"enum": ["observed", "not_read", "unavailable", "unsupported"], "description": "observed: the "
+               "chain's liquidity positions were read at the snapshot block, so the unclaimed emissions are known; "
+               "not_read: they were not (unknown, not none); unavailable: no published snapshot; unsupported: the "
+               "chain has no liquidity positions feature"},
+    "coverage": nullable_ref("V1AccountRewardLiquidityCoverage", "how far the chain's liquidity events (the emission "
+                             "claims) are indexed; null: unsupported"),
+}, "A chain's emissions: whether its positions were read, and how far their claims are indexed.")
+LIQUIDITY_COVERAGE = obj({
+    **indexed_coverage_schema("liquidity events", "emission claims")["properties"],
+    "fromDeployment": {"type": "boolean", "description": "indexed from the chain's deployment on"},
+}, "How far one chain's liquidity events are indexed.")
 KIND_NOTE = obj({"kind": {"enum": list(KINDS)}, "indexed": {"type": "boolean"}, "note": {"type": "string"}},
                 "A kind of reward and whether this release indexes it.")
 PAGE = obj({
@@ -90,6 +113,7 @@ PAGE = obj({
     "kinds": {**array_of("V1AccountRewardKindIndexing"), "description": "every kind of reward, indexed or not"},
 }, "A page of one address's veNFT rewards on the selected chains.")
 
-SCHEMAS = {"V1AccountRewardToken": TOKEN, "V1AccountRewardValue": VALUE, "V1AccountRewardClaim": CLAIM,
+SCHEMAS = {"V1AccountRewardEmissions": EMISSIONS, "V1AccountRewardLiquidityCoverage": LIQUIDITY_COVERAGE,
+           "V1AccountRewardToken": TOKEN, "V1AccountRewardValue": VALUE, "V1AccountRewardClaim": CLAIM,
            "V1AccountReward": REWARD, "V1AccountRewardTotal": TOTAL, "V1AccountRewardKindTotal": KIND_TOTAL,
            "V1AccountRewardsChain": CHAIN, "V1AccountRewardKindIndexing": KIND_NOTE, "V1AccountRewards": PAGE}

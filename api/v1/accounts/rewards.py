@@ -1,12 +1,13 @@
-"""Handler of /v1/accounts/{address}/rewards: the veNFT rewards of one address on the selected chains,
-each chain at its published snapshot (account_rewards.sql): what the veNFTs it owns there earned in
-ended epochs and nobody claimed (claimable, valued at the snapshot's price of the token), and the
-claims paid to it (claimed, valued at the claim's time). A reward is either claimable or claimed;
-kinds are summed apart, and a USD sum that lacks a value says so (`usdComplete`).
+"""Handler of /v1/accounts/{address}/rewards: the rewards of one address on the selected chains, each
+chain at its published snapshot (account_rewards.sql): what the veNFTs it owns there earned in ended
+epochs and what its liquidity positions have not claimed (claimable, valued at the snapshot's price
+of the token), and the claims paid to it (claimed, valued at the claim's time). A reward is either
+claimable or claimed; kinds are summed apart, and a USD sum that lacks a value says so
+(`usdComplete`).
 
-Bribes, trading fees and rebases (the rewards distributor's weekly rebase, per veNFT and epoch) are
-the indexed kinds; gauge emissions are paid to liquidity staked in gauges, not to veNFTs, and the
-answer lists them as not indexed here rather than as zero."""
+The kinds: a veNFT's bribes, trading fees and rebases (the rewards distributor's weekly rebase, per
+veNFT and epoch), and a liquidity position's gauge emissions (claimable: what the gauge holds for
+the position at the snapshot; claimed: each claim)."""
 from __future__ import annotations
 
 import asyncio
@@ -16,24 +17,25 @@ from typing import Any
 from ...cursors import filters_digest
 from ...routes import RequestContext, runs
 from ..common.decimals import decimal_text, fraction_text, quantity
-from ..common.events_coverage import deployment_covered
+from ..common.events_coverage import deployment_covered, read_coverages
 from ..common.flows import stamp
 from ..common.prices import TOKEN_NOT_FOUND, Boundary, PriceAt, prices_at
 from ..common.traversal import chains_traversal, one_page
-from ..governance.bribes import events_coverage
+from ..governance.bribes import GOVERNANCE_EVENTS
+from .liquidity import LIQUIDITY_DATASET
 from .voting import chain_entry
 
-CURSOR_FORMAT = 1
+CURSOR_FORMAT = 2  # 2: the page key ends with the item (an emission's position or claim)
 STATUSES = ("claimable", "claimed")
-INDEXED = ("bribe", "fee", "rebase")
-NOT_INDEXED = ("emission",)
-KINDS = INDEXED + NOT_INDEXED
+KINDS = ("bribe", "fee", "rebase", "emission")
 NO_PRICE_AT_CLAIM = "no_price_at_claim"  # a claimed reward's token had no USD price at the claim
 KIND_NOTES = {
     "bribe": "bribes deposited on a gauge in the epoch, shared by the votes for it at the epoch's end",
     "fee": "the pool's trading fees of the epoch, shared by the votes for its gauge at the epoch's end",
-    "emission": "core token streamed to liquidity staked in gauges, not to veNFTs: not listed here (unknown, not zero); "
-                "per position in /liquidity-positions (unclaimed) and /activity (lpClaim, lpUnstake: claimed)",
+    "emission": "the core token a gauge streams to the liquidity staked in it, per position (not per veNFT): "
+                "claimable, what the gauge holds for each open position at the snapshot (listed in the snapshot's "
+                "epoch: the gauge keeps one amount per position, not one per epoch); claimed, each claim (a claim, "
+                "or an unstake that claims) in its epoch, valued at the token's hourly close of the claim's hour",
     "rebase": "the rewards distributor's weekly rebase: per ended epoch, the veNFT's voting power at the epoch's start "
               "over the escrow's total then, times what the minter sent the distributor at the flip, rounded down as "
               "the distributor rounds; one claim takes every epoch since the last (claimed into a live lock, paid to "
@@ -52,14 +54,21 @@ def page_rows(groups: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
     its own first ones, so the union holds the answer's), as rows with the group's fields."""
     rows = []
     for g in groups:
-        for (chain, neg_epoch, venft, gauge, kind, token, pool, raw, usd, claim_ms, claim_block, claim_tx) in g["page"]:
+        for (chain, neg_epoch, venft, gauge, kind, token, item, pool, raw, usd, claim_ms, claim_block, claim_tx,
+             position) in g["page"]:
             rows.append({"chain_id": chain, "epoch_s": -neg_epoch, "venft_id": venft, "gauge_address": gauge,
-                         "kind": kind, "token_address": token, "pool_address": pool, "amount_raw": raw,
+                         "kind": kind, "token_address": token, "item": item, "pool_address": pool, "amount_raw": raw,
                          "amount_usd": usd, "claim_ms": claim_ms, "claim_block": claim_block, "claim_tx": claim_tx,
-                         "status": g["status"], "symbol": g["symbol"], "decimals": g["decimals"]})
-    rows.sort(key=lambda r: (int(r["chain_id"]), -int(r["epoch_s"]), int(r["venft_id"]), r["gauge_address"], r["kind"],
-                             r["token_address"]))
+                         "position_id": position, "status": g["status"], "symbol": g["symbol"],
+                         "decimals": g["decimals"]})
+    rows.sort(key=page_key)
     return rows[:limit]
+
+
+def page_key(r: dict[str, Any]) -> tuple:
+    """A reward's place in the pages (account_rewards.sql's order)."""
+    return (int(r["chain_id"]), -int(r["epoch_s"]), int(r["venft_id"]), r["gauge_address"], r["kind"],
+            r["token_address"], r["item"])
 
 
 def _value(r: dict[str, Any], raw: int, price: PriceAt | None, max_age: int) -> dict[str, Any]:
@@ -81,7 +90,8 @@ def reward(r: dict[str, Any], price: PriceAt | None, max_age: int) -> dict[str, 
     claimed = r["status"] == "claimed"
     return {
         "chainId": int(r["chain_id"]),
-        "tokenId": str(r["venft_id"]),
+        "tokenId": None if r["kind"] == "emission" else str(r["venft_id"]),
+        "positionId": r["position_id"] or None,
         "epochStart": stamp(int(r["epoch_s"])),
         "kind": r["kind"],
         "status": r["status"],
@@ -120,26 +130,41 @@ def by_kind(totals: list[dict[str, Any]]) -> list[dict[str, Any]]:
              "usd": fraction_text(k["usd"]) if k["priced"] else None} for _, k in sorted(out.items())]
 
 
-@runs("account_rewards", "account_voting_chains", "events_coverage", "prices_at")
+def emissions_entry(ch, lp_read: set[int], cover: dict[str, Any] | None, supported: bool) -> dict[str, Any]:
+    """One chain's emissions: whether its positions were read at the snapshot (their unclaimed
+    emissions known) and how far its liquidity events (the claims) are indexed."""
+    if not supported:
+        return {"status": "unsupported", "coverage": None, "complete": True}
+    status = "unavailable" if not ch.snapshot else "observed" if ch.chain_id in lp_read else "not_read"
+    complete = status == "observed" and cover is not None and cover["fromDeployment"] and not cover["behind"]
+    return {"status": status, "coverage": cover, "complete": complete}
+
+
+@runs("account_rewards", "account_voting_chains", "account_liquidity_reads", "events_coverage", "prices_at")
 async def account_rewards(ctx: RequestContext) -> dict[str, Any]:
     address, status, kind = ctx.params["address"].lower(), ctx.params["status"] or "", ctx.params["kind"] or ""
     digest = filters_digest({"address": address, "chainIds": list(ctx.coverage.chain_ids), "status": status,
                              "kind": kind})
     payload, chains = chains_traversal(ctx, digest, CURSOR_FORMAT)
-    c = payload["key"] if payload else (0, 0, 0, "", "", "")
+    c = payload["key"] if payload else (0, 0, 0, "", "", "", "")
     ids, ats = [ch.chain_id for ch in chains], [ch.snapshot.param for ch in chains]
-    found, locks, (covered, indexed) = await asyncio.gather(
-        ctx.rows("account_rewards", address=address, chain_ids=ids, snapshot_ats=ats, status=status, kind=kind,
-                 after=int(payload is not None), c_chain=c[0], c_epoch=c[1], c_token=c[2], c_gauge=c[3],
-                 c_kind=c[4], c_reward=c[5], limit=ctx.params["limit"] + 1),
+    lp_chains = [ch for ch in chains if ctx.settings.chains[ch.chain_id].has_liquidity_positions]
+    cores = [ctx.settings.chains[cid].contracts.get("coreToken", "").lower() for cid in ids]
+    found, locks, lp_reads, coverages = await asyncio.gather(
+        ctx.rows("account_rewards", address=address, chain_ids=ids, snapshot_ats=ats, core_tokens=cores,
+                 status=status, kind=kind, after=int(payload is not None), c_chain=c[0], c_epoch=c[1], c_token=c[2],
+                 c_gauge=c[3], c_kind=c[4], c_reward=c[5], c_item=c[6], limit=ctx.params["limit"] + 1),
         ctx.rows("account_voting_chains", address=address, chain_ids=ids, snapshot_ats=ats),
-        events_coverage(ctx, chains))
+        ctx.rows("account_liquidity_reads", chain_ids=ids, snapshot_ats=ats),
+        read_coverages(ctx, {GOVERNANCE_EVENTS: chains, LIQUIDITY_DATASET: lp_chains}))
+    (covered, indexed), (lp_covered, lp_indexed) = coverages[GOVERNANCE_EVENTS], coverages[LIQUIDITY_DATASET]
     deployment_covered(ctx, covered, indexed)
+    deployment_covered(ctx, lp_covered, lp_indexed)
     sums = sorted(({**r, "amount_raw": r["sum_raw"], "amount_usd": r["sum_usd"]} for r in found),
                   key=lambda r: (int(r["chain_id"]), r["kind"], r["status"], r["token_address"]))
     rows = one_page(ctx, page_rows(sums, ctx.params["limit"] + 1), digest, CURSOR_FORMAT, tuple(chains), lambda last: [
         int(last["chain_id"]), int(last["epoch_s"]), int(last["venft_id"]), last["gauge_address"], last["kind"],
-        last["token_address"]])
+        last["token_address"], last["item"]])
     by_id = {ch.chain_id: ch for ch in chains}
     wanted = sorted({(int(r["chain_id"]), r["token_address"]) for r in (*rows, *sums) if r["status"] == "claimable"})
     priced = dict(zip(wanted, await prices_at(ctx, sorted({by_id[cid] for cid, _ in wanted}, key=lambda ch: ch.chain_id),
@@ -150,16 +175,22 @@ async def account_rewards(ctx: RequestContext) -> dict[str, Any]:
         return priced.get((int(r["chain_id"]), r["token_address"]))
 
     cover = {cv["chainId"]: cv for cv in covered}
+    lp_cover = {cv["chainId"]: cv for cv in lp_covered}
     read = {int(r["chain_id"]): r for r in locks}
+    lp_read = {int(r["chain_id"]) for r in lp_reads}
     entries = []
     for ch in (by_id.get(cv.chain_id, cv) for cv in ctx.coverage.chains):  # a pinned chain as its first page read it
         entry = chain_entry(ch, read.get(ch.chain_id), cover.get(ch.chain_id))
+        emissions = emissions_entry(ch, lp_read, lp_cover.get(ch.chain_id),
+                                    ctx.settings.chains[ch.chain_id].has_liquidity_positions)
         totals = [_total(r, price(r), max_age) for r in sums if int(r["chain_id"]) == ch.chain_id]
         partial = any(int(r["fee_partial"]) for r in sums if int(r["chain_id"]) == ch.chain_id)
         entries.append({"chainId": ch.chain_id, "status": entry["status"], "snapshotAt": entry["snapshotAt"],
-                        "blockNumber": entry["blockNumber"], "complete": entry["complete"] and not partial,
-                        "coverage": entry["coverage"], "totals": totals, "byKind": by_kind(totals)})
-    if kind in NOT_INDEXED or not all(e["complete"] for e in entries):
+                        "blockNumber": entry["blockNumber"],
+                        "complete": entry["complete"] and not partial and emissions.pop("complete"),
+                        "coverage": entry["coverage"], "emissions": emissions, "totals": totals,
+                        "byKind": by_kind(totals)})
+    if not all(e["complete"] for e in entries):
         ctx.meta["complete"] = False
     return {"address": address, "rows": [reward(r, price(r), max_age) for r in rows], "chains": entries,
-            "kinds": [{"kind": k, "indexed": k in INDEXED, "note": KIND_NOTES[k]} for k in KINDS]}
+            "kinds": [{"kind": k, "indexed": True, "note": KIND_NOTES[k]} for k in KINDS]}

@@ -114,11 +114,10 @@ ROUTES = (
           "snapshot of the veNFTs it owns there, with their voting power. Rows, coverage, order and cursors are "
           "/v1/votes' own." + READS_ONLY),
     Route("/accounts/{address}/rewards", "account_rewards", rewards.account_rewards,
-          "One address's veNFT rewards: claimable and claimed, by kind, token and epoch", ref("V1AccountRewards"),
+          "One address's rewards (its veNFTs' and its liquidity positions'): claimable and claimed, by kind, token and epoch", ref("V1AccountRewards"),
           params=(ADDRESS, CHAIN_IDS,
                   Param("status", "enum", "Only claimable or only claimed rewards (default both)", choices=rewards.STATUSES),
-                  Param("kind", "enum", "Only one kind of reward (default every indexed kind); emission is not a "
-                        "veNFT reward and selects nothing", choices=rewards.KINDS),
+                  Param("kind", "enum", "Only one kind of reward (default every kind)", choices=rewards.KINDS),
                   Param("limit", "integer", "Rewards per page", default=100, minimum=1, maximum=500), CURSOR),
           feature="gauges", paginated=True, curation=True, valuations=True, **COMMON,
           errors=(CHAIN_UNAVAILABLE_DOC, CURSOR_EXPIRED_DOC),
@@ -132,11 +131,14 @@ ROUTES = (
           "the epoch's bribes per token (kind bribe) or the pool's trading fees of the epoch (kind fee), rounded down; "
           "and from the rewards distributor (kind rebase, no gauge) its voting power at each ended epoch's start over "
           "the escrow's total then, times the epoch's rebase, rounded down: one claim takes every epoch since the last, "
-          "and is listed per epoch it took. "
+          "and is listed per epoch it took. Emissions (kind emission, no veNFT: `positionId`) are a gauge's to the "
+          "address's liquidity positions staked in it: claimable, what the gauge holds for each open position at the "
+          "snapshot block (in the snapshot's epoch), as /liquidity-positions shows it; claimed, each indexed claim (a "
+          "claim, or an unstake that claims), valued at the token's hourly close of the claim's hour. "
           "A reward is either claimable or claimed, never both (a claim sent after indexedUntil still shows as "
-          "claimable); rewards of the epoch in progress are not listed until it ends. `chains` sums each chain's "
+          "claimable); a veNFT's rewards of the epoch in progress are not listed until it ends. `chains` sums each chain's "
           "rewards per kind, status and token over every page (and per kind in USD, with usdComplete); kinds are never "
-          "added together. Gauge emissions are not veNFT rewards (`kinds` says where they are). Claimable rewards are "
-          "known where the chain's locks were read at its snapshot and its governance events are indexed from its "
+          "added together. Claimable rewards are known where the chain's locks (and its liquidity positions, "
+          "`emissions`) were read at its snapshot and its governance (and liquidity) events are indexed from its "
           "deployment (`complete`). An address with nothing is 200 with no rows." + READS_ONLY),
 )
