@@ -12,6 +12,8 @@ timed where a wallet's history is long: /voting-positions page 1, /activity page
 - vote_events: every veNFT's vote (1e18) at the end of each epoch ended in the 90 days before the
   snapshot, on the gauge with the most bribes, so each earns that gauge's bribes and fees (about
   POSITIONS x 12 epochs x its reward tokens claimable rewards, all unclaimed);
+- venft_rebases: every veNFT's share of each rebase checkpointed in those 90 days (a power of a
+  quarter of its lock), none claimed: about POSITIONS x 12 more claimable rewards;
 - liquidity_position_snap15m: POSITIONS CL positions of the address at the snapshot, copies of the
   devnet providers' CL positions there (round robin) under NFT ids of their own: /liquidity-positions
   and /portfolio are timed for it.
@@ -74,6 +76,14 @@ CROSS JOIN (SELECT {{first:UInt64}} + number AS id FROM numbers({{n:UInt64}})) A
 CROSS JOIN (SELECT gauge_address AS gauge, pool_address AS pool FROM bribe_events FINAL WHERE chain_id = {{c:UInt32}}
             GROUP BY gauge_address, pool_address ORDER BY count() DESC, gauge_address LIMIT 1) AS g
 """
+REBASE_ROWS = f"""
+INSERT INTO venft_rebases (chain_id, venft_id, epoch, power_raw, rebase_raw)
+SELECT {{c:UInt32}}, v.id, e.epoch, toUInt256('250000000000000000000'),
+       toUInt256('250000000000000000000') * e.amount_raw / e.ve_supply_raw
+FROM (SELECT epoch, amount_raw, ve_supply_raw FROM rebase_epochs FINAL
+      WHERE chain_id = {{c:UInt32}} AND ve_supply_raw > 0 AND epoch >= {LATEST} - INTERVAL {SPAN} SECOND) AS e
+CROSS JOIN (SELECT {{first:UInt64}} + number AS id FROM numbers({{n:UInt64}})) AS v
+"""
 CL_LATEST = f"FROM liquidity_position_snap15m FINAL WHERE chain_id = {{c:UInt32}} AND kind = 'cl' AND snapshot_at = {LATEST}"
 LIQUIDITY = f"""
 INSERT INTO liquidity_position_snap15m (account, chain_id, snapshot_at, position_id, block_number, block_timestamp, kind,
@@ -96,14 +106,17 @@ def heavy_account(client, chain_id: int) -> str:
     client.command(VE_COUNT, parameters={"c": chain_id, "n": POSITIONS})
     client.command(RECORDS_SQL, parameters={**params, "n": RECORDS})
     client.command(VOTE_ROWS, parameters={**params, "n": POSITIONS})
+    client.command(REBASE_ROWS, parameters={**params, "n": POSITIONS})
     client.command(LIQUIDITY, parameters={**params, "n": POSITIONS})
     lp = client.command("SELECT count() FROM liquidity_position_snap15m FINAL WHERE account = {a:String}",
                         parameters={"a": ACCOUNT})
     held = client.command("SELECT count() FROM account_events FINAL WHERE account = {a:String}", parameters={"a": ACCOUNT})
     votes = client.command("SELECT count() FROM vote_events FINAL WHERE owner = {a:String}", parameters={"a": ACCOUNT})
+    rebases = client.command("SELECT count() FROM venft_rebases FINAL WHERE venft_id >= {f:UInt64}",
+                             parameters={"f": FIRST_VENFT})
     return (f"heavy account {ACCOUNT} on chain {chain_id}: {POSITIONS:,} veNFTs and {lp:,} liquidity positions at the "
-            f"latest snapshot, {held:,} activity records and {votes:,} epoch-end votes over the {SPAN // 86400} days "
-            "before it")
+            f"latest snapshot, {held:,} activity records, {votes:,} epoch-end votes and {rebases:,} rebase shares over "
+            f"the {SPAN // 86400} days before it")
 
 
 def page_path(get_json: Callable[[str], dict], base: str, path: str, depth: int = DEPTH) -> str:

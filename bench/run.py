@@ -15,8 +15,9 @@ size of the dataset behind it:
   start (bench/ticks.py); page 1 and page 50 of its traversal, and page 50 / page 1 (goal <= 1.2);
 - /v1/accounts/<heavy account>/...: a made-up address with 1,000 veNFTs, 1,000 CL liquidity positions
   and 10,000 activity records (bench/accounts.py), inserted likewise: /voting-positions page 1,
-  /activity page 1 and page 50, /rewards page 1 (every veNFT voting at each epoch's end: about
-  48,000 claimable rewards), /liquidity-positions page 1 and /portfolio;
+  /activity page 1 and page 50, /rewards page 1 (every veNFT voting at each epoch's end and sharing each
+  rebase: about 60,000 claimable rewards, and its positions' emissions), /liquidity-positions page 1
+  and /portfolio; the provider's /rewards (its emissions, unclaimed and claimed) too;
 - under load (bench/load.py, wrk): requests/s of cached 200s and of 304s as ratios to the
   hello-world's at the same worker count and concurrency, errors, and a soak of mixed requests
   with the resident memory of the warehouse and the API before and after.
@@ -104,6 +105,7 @@ V1_ROUTES: tuple[str, ...] = (
     f"/accounts/{HEAVY}/activity?limit=100",
     f"/accounts/{HEAVY}/rewards?limit=100",
     f"/accounts/{PROVIDER}/liquidity-positions?limit=100",
+    f"/accounts/{PROVIDER}/rewards?limit=100",
     f"/accounts/{HEAVY}/liquidity-positions?limit=100",
     f"/accounts/{VOTER}/portfolio",
     f"/accounts/{HEAVY}/portfolio",

@@ -183,11 +183,12 @@ async def account_rewards(ctx: RequestContext) -> dict[str, Any]:
         entry = chain_entry(ch, read.get(ch.chain_id), cover.get(ch.chain_id))
         emissions = emissions_entry(ch, lp_read, lp_cover.get(ch.chain_id),
                                     ctx.settings.chains[ch.chain_id].has_liquidity_positions)
+        emissions_complete = emissions.pop("complete")
         totals = [_total(r, price(r), max_age) for r in sums if int(r["chain_id"]) == ch.chain_id]
         partial = any(int(r["fee_partial"]) for r in sums if int(r["chain_id"]) == ch.chain_id)
         entries.append({"chainId": ch.chain_id, "status": entry["status"], "snapshotAt": entry["snapshotAt"],
                         "blockNumber": entry["blockNumber"],
-                        "complete": entry["complete"] and not partial and emissions.pop("complete"),
+                        "complete": entry["complete"] and not partial and emissions_complete,
                         "coverage": entry["coverage"], "emissions": emissions, "totals": totals,
                         "byKind": by_kind(totals)})
     if not all(e["complete"] for e in entries):
