@@ -99,8 +99,9 @@ def build_governance_event_assets(scope: ChainScope) -> list[AssetsDefinition]:
             written["gauge_epochs"] = insert_columns(
                 client, "gauge_epochs", gauge_epoch_rows(cid, read["gaugeEpochs"], block.number, block.timestamp),
                 asset="governance_events", partition_range=label)
-            if cutoff > start and chain.config().has_rebases:
-                rebases = read_rebases(chain.subgraph, chain.reader, chain.config().contracts,
+            config = chain.config()
+            if cutoff > start and config.has_rebases:
+                rebases = read_rebases(chain.subgraph, chain.reader, config.contracts,
                                        {"timestamp_gte": start, "timestamp_lt": cutoff}, block.number)
                 for table, cols in rebases.items():
                     written[table] = insert_columns(client, table, cols, asset="governance_events", partition_range=label)

@@ -101,6 +101,11 @@ class ChainConfig:
         return self.supports("liquidityPositions") and "lpSugar" in self.contracts
 
     @property
+    def core_token(self) -> str:
+        """The core token's address in lower case ('' when the book does not name it)."""
+        return self.contracts.get("coreToken", "").lower()
+
+    @property
     def has_rebases(self) -> bool:
         return self.supports("rebases") and {"rewardsDistributor", "votingEscrow", "coreToken"} <= set(self.contracts)
 

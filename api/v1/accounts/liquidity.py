@@ -168,7 +168,7 @@ async def liquidity_positions(ctx: RequestContext) -> dict[str, Any]:
     payload, chains = chains_traversal(ctx, digest, CURSOR_FORMAT)
     c_chain, c_position = payload["key"] if payload else (0, "")
     ids, ats = [c.chain_id for c in chains], [c.snapshot.param for c in chains]
-    cores = [ctx.settings.chains[cid].contracts.get("coreToken", "").lower() for cid in ids]
+    cores = [ctx.settings.chains[cid].core_token for cid in ids]
     with_vaults = [c for c in chains if ctx.settings.chains[c.chain_id].has_vaults]
     rows, sums, (covered, indexed) = await asyncio.gather(
         ctx.rows("account_liquidity_positions", address=address, chain_ids=ids, snapshot_ats=ats, kind=kind,

@@ -25,6 +25,7 @@ from ..governance.bribes import GOVERNANCE_EVENTS
 from ..xcore.state import XCORE_EVENTS, canonical_chain
 from .liquidity import VAULT_EVENTS, Prices
 from .liquidity import chain_entry as liquidity_entry
+from .rewards import VENFT_KINDS
 from .voting import chain_entry as voting_entry
 from .xcore import _entry as xcore_entry
 
@@ -67,7 +68,7 @@ async def portfolio(ctx: RequestContext) -> dict[str, Any]:
     gov = [c for c in usable if book[c.chain_id].supports("gauges")]
     xc = [c for c in usable if book[c.chain_id].has_xcore]
     canonical = canonical_chain(ctx) if xc else None
-    cores = {c.chain_id: book[c.chain_id].contracts.get("coreToken", "").lower() for c in usable}
+    cores = {c.chain_id: book[c.chain_id].core_token for c in usable}
 
     def chain_args(chains) -> dict[str, Any]:
         return {"address": address, "chain_ids": [c.chain_id for c in chains],
@@ -85,10 +86,9 @@ async def portfolio(ctx: RequestContext) -> dict[str, Any]:
         ctx.rows("account_xcore", address=address, chain_ids=[c.chain_id for c in xc],
                  observed=[c.snapshot.unix for c in xc]) if xc else none(),
         ctx.rows("account_rewards", **chain_args(gov), core_tokens=[cores[c.chain_id] for c in gov], status="claimable",
-                 kind="", after=0, c_chain=0, c_epoch=0, c_token=0, c_gauge="", c_kind="", c_reward="", c_item="",
+                 kinds=list(VENFT_KINDS), after=0, c_chain=0, c_epoch=0, c_token=0, c_gauge="", c_kind="", c_reward="", c_item="",
                  limit=1) if gov else none(),
         read_coverages(ctx, datasets) if datasets else asyncio.sleep(0, {}))  # one query for both datasets
-    rewards = [r for r in rewards if r["kind"] != "emission"]  # the emissions kind reads them from the positions
     (covered, indexed), (xcovered, xindexed), (vcovered, vindexed) = (
         coverages.get(d, ([], {})) for d in (GOVERNANCE_EVENTS, XCORE_EVENTS, VAULT_EVENTS))
     for cov, idx in ((covered, indexed), (xcovered, xindexed), (vcovered, vindexed)):

@@ -27,7 +27,8 @@ from .voting import chain_entry
 
 CURSOR_FORMAT = 2  # 2: the page key ends with the item (an emission's position or claim)
 STATUSES = ("claimable", "claimed")
-KINDS = ("bribe", "fee", "rebase", "emission")
+VENFT_KINDS = ("bribe", "fee", "rebase")  # a veNFT's; an emission is a liquidity position's
+KINDS = (*VENFT_KINDS, "emission")
 NO_PRICE_AT_CLAIM = "no_price_at_claim"  # a claimed reward's token had no USD price at the claim
 KIND_NOTES = {
     "bribe": "bribes deposited on a gauge in the epoch, shared by the votes for it at the epoch's end",
@@ -149,10 +150,10 @@ async def account_rewards(ctx: RequestContext) -> dict[str, Any]:
     c = payload["key"] if payload else (0, 0, 0, "", "", "", "")
     ids, ats = [ch.chain_id for ch in chains], [ch.snapshot.param for ch in chains]
     lp_chains = [ch for ch in chains if ctx.settings.chains[ch.chain_id].has_liquidity_positions]
-    cores = [ctx.settings.chains[cid].contracts.get("coreToken", "").lower() for cid in ids]
+    cores = [ctx.settings.chains[cid].core_token for cid in ids]
     found, locks, lp_reads, coverages = await asyncio.gather(
         ctx.rows("account_rewards", address=address, chain_ids=ids, snapshot_ats=ats, core_tokens=cores,
-                 status=status, kind=kind, after=int(payload is not None), c_chain=c[0], c_epoch=c[1], c_token=c[2],
+                 status=status, kinds=[kind] if kind else [], after=int(payload is not None), c_chain=c[0], c_epoch=c[1], c_token=c[2],
                  c_gauge=c[3], c_kind=c[4], c_reward=c[5], c_item=c[6], limit=ctx.params["limit"] + 1),
         ctx.rows("account_voting_chains", address=address, chain_ids=ids, snapshot_ats=ats),
         ctx.rows("account_liquidity_reads", chain_ids=ids, snapshot_ats=ats),

@@ -29,14 +29,15 @@
 -- fee_partial) with `page`, its first {limit} rewards in (chain_id, epoch newest first, venft_id,
 -- gauge, kind, token, item) order after the keyset position when {after} is 1; the answer's page is
 -- the first {limit} of their union in that order.
--- Filters: {status:String} ('' | 'claimable' | 'claimed'), {kind:String} ('' | 'bribe' | 'fee' |
--- 'rebase' | 'emission').
+-- Filters: {status:String} ('' | 'claimable' | 'claimed'), {kinds:Array(String)} (of 'bribe', 'fee',
+-- 'rebase', 'emission'; empty: every kind). The emission parts are read only when asked for.
 -- Parameters: {address:String} (lower case), {chain_ids:Array(UInt32)},
 -- {snapshot_ats:Array(DateTime64(3, 'UTC'))}, {core_tokens:Array(String)} (per chain, lower case),
 -- the filters, {after:UInt8}, {c_chain:UInt32}, {c_epoch:Int64}, {c_token:UInt64}, {c_gauge:String},
 -- {c_kind:String}, {c_reward:String}, {c_item:String}, {limit:UInt32} (a page and one more row).
 WITH
     {chain_ids:Array(UInt32)} AS chain_ids,
+    empty({kinds:Array(String)}) OR has({kinds:Array(String)}, 'emission') AS with_emissions,
     {snapshot_ats:Array(DateTime64(3, 'UTC'))} AS snapshot_ats,
     (  -- per chain, the exclusive end of its indexed governance events, at most its snapshot's time
         SELECT mapFromArrays(groupArray(chain_id), groupArray(until))
@@ -159,7 +160,7 @@ emissions_claimed AS (  -- the address's emission claims (a claim, or an unstake
            e.emissions_raw AS amount_raw, e.block_timestamp AS block_timestamp, e.block_number AS block_number,
            e.transaction_hash AS transaction_hash
     FROM liquidity_events AS e FINAL
-    WHERE e.chain_id IN chain_ids AND e.owner = {address:String} AND ifNull(e.emissions_raw, 0) > 0
+    WHERE with_emissions AND e.chain_id IN chain_ids AND e.owner = {address:String} AND ifNull(e.emissions_raw, 0) > 0
       AND toInt64(toUnixTimestamp(e.block_timestamp)) < lp_until[e.chain_id]
 ),
 rewards AS (
@@ -207,7 +208,7 @@ rewards AS (
       AND p.chain_id IN chain_ids
       AND p.snapshot_at = snapshot_ats[indexOf(chain_ids, p.chain_id)]
       AND p.snapshot_at IN snapshot_ats
-      AND p.emissions_raw > 0
+      AND p.emissions_raw > 0 AND with_emissions
     UNION ALL
     SELECT e.chain_id, toDateTime64(intDiv(toInt64(toUnixTimestamp(e.block_timestamp)), 7 * 86400) * 7 * 86400, 3, 'UTC'),
            toUInt64(0), g.gauge_address, e.pool_address, 'emission', 'claimed', e.token_address, e.symbol,
@@ -228,7 +229,7 @@ chosen AS (
     SELECT *, toInt64(toUnixTimestamp(epoch)) AS epoch_s
     FROM rewards
     WHERE ({status:String} = '' OR status = {status:String})
-      AND ({kind:String} = '' OR kind = {kind:String})
+      AND (empty({kinds:Array(String)}) OR has({kinds:Array(String)}, kind))
 )
 SELECT chain_id, kind, status, token_address, any(symbol) AS symbol, any(decimals) AS decimals,
        toString(sum(amount_raw)) AS sum_raw, sum(amount_usd) AS sum_usd, count() AS rewards,
